@@ -1,0 +1,54 @@
+/**
+ * The shape of one tool. Every tool is a plain object in `tools/index.ts`; `tools/run-tool.ts` is the
+ * single wrapper that validates, runs, budgets and renders it for both MCP and the terminal.
+ */
+import type { z } from "zod";
+import type { Logger } from "../log.js";
+import type { Project } from "../project/project.js";
+import type { Workspace } from "../workspace.js";
+
+export interface ToolContext {
+  /** The active project; reading it throws `no_active_project` when there is none. */
+  readonly project: Project;
+  workspace: Workspace;
+  signal: AbortSignal;
+  log: Logger;
+  /** Reports progress to the client when it asked for it; a no-op otherwise. */
+  progress(message: string, done?: number, total?: number): void;
+}
+
+export interface ToolAnnotations {
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+}
+
+export interface ToolDef<I extends z.ZodRawShape = z.ZodRawShape, O extends z.ZodRawShape = z.ZodRawShape> {
+  name: string;
+  title: string;
+  /** Tells an agent when to use the tool and what to use instead. */
+  description: string;
+  input: I;
+  output: O;
+  annotations: ToolAnnotations;
+  /** Tools that write are not registered in read-only mode. */
+  run(args: z.infer<z.ZodObject<I>>, ctx: ToolContext): Promise<z.infer<z.ZodObject<O>>>;
+  /** Compact text rendering of the structured result. */
+  render(result: z.infer<z.ZodObject<O>>): string;
+  /**
+   * Steps that make a result smaller, tried in order when it exceeds `max_answer_chars`
+   * (e.g. drop bodies → drop snippets → counts only). Each returns a new result and a hint.
+   */
+  shrink?: Array<(result: z.infer<z.ZodObject<O>>) => z.infer<z.ZodObject<O>>>;
+  /** How to narrow the query; shown with `truncated: true`. */
+  narrowHint?: string;
+}
+
+/** Keeps literal types of the shapes while checking the object against ToolDef. */
+export function defineTool<I extends z.ZodRawShape, O extends z.ZodRawShape>(def: ToolDef<I, O>): ToolDef<I, O> {
+  return def;
+}
+
+export const readOnly: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true };
+/** Writes that only add or change text the caller supplied. */
+export const writes: ToolAnnotations = { readOnlyHint: false, destructiveHint: true, idempotentHint: false };
