@@ -15,6 +15,10 @@ export interface ToolContext {
   log: Logger;
   /** Reports progress to the client when it asked for it; a no-op otherwise. */
   progress(message: string, done?: number, total?: number): void;
+  /** The client sent a progress token with this call. */
+  wantsProgress: boolean;
+  /** Names of the tools registered in this session. */
+  toolNames: string[];
 }
 
 export interface ToolAnnotations {

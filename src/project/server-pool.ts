@@ -1,0 +1,162 @@
+/**
+ * One language server per language of the project, started on demand (or eagerly at activation),
+ * restarted after a crash, and stopped together.
+ */
+import { extname } from "node:path";
+import type { LanguageAdapter } from "../../language-servers/adapter.js";
+import { AppError } from "../errors.js";
+import type { Logger } from "../log.js";
+import { LspSession } from "../lsp/session.js";
+import type { SessionStatus } from "../lsp/types.js";
+
+export interface ServerState {
+  language: string;
+  command: string;
+  status: SessionStatus | "missing";
+  detail?: string;
+  pid?: number;
+  uptime_s?: number;
+  restarts: number;
+}
+
+export type ProgressSink = (message: string) => void;
+
+interface Slot {
+  adapter: LanguageAdapter;
+  session: LspSession | null;
+  missing?: string;
+  restarts: number;
+}
+
+/** After this many crashes the pool stops restarting a server and reports it failed. */
+const maxRestarts = 3;
+
+export class ServerPool {
+  private readonly slots = new Map<string, Slot>();
+  private readonly byExt = new Map<string, string>();
+  private progressSink: ProgressSink | null = null;
+
+  constructor(
+    private readonly root: string,
+    adapters: readonly LanguageAdapter[],
+    private readonly log: Logger,
+  ) {
+    for (const adapter of adapters) {
+      this.slots.set(adapter.id, { adapter, session: null, restarts: 0 });
+      for (const ext of adapter.extensions) this.byExt.set(ext, adapter.id);
+    }
+  }
+
+  /** Where start-up progress goes while a client listens for it. */
+  setProgressSink(sink: ProgressSink | null): void {
+    this.progressSink = sink;
+  }
+
+  adapterForPath(path: string): LanguageAdapter | null {
+    const id = this.byExt.get(extname(path).toLowerCase());
+    return id === undefined ? null : (this.slots.get(id)?.adapter ?? null);
+  }
+
+  get languages(): string[] {
+    return [...this.slots.keys()];
+  }
+
+  /** Starts the server of a language in the background; returns at once. */
+  start(language: string): void {
+    const slot = this.slots.get(language);
+    if (!slot) return;
+    this.ensureSession(slot);
+  }
+
+  /** The running (or starting) session that serves a file, or an error that says why there is none. */
+  sessionFor(path: string): { session: LspSession; adapter: LanguageAdapter } {
+    const ext = extname(path).toLowerCase();
+    const id = this.byExt.get(ext);
+    const slot = id === undefined ? undefined : this.slots.get(id);
+    if (!slot) {
+      throw new AppError(
+        "language_server_unavailable",
+        `No language server handles ${ext || "extension-less"} files in this project. Use read_file or search_for_pattern for this file.`,
+      );
+    }
+    const session = this.ensureSession(slot);
+    return { session, adapter: slot.adapter };
+  }
+
+  private ensureSession(slot: Slot): LspSession {
+    if (slot.session && (slot.session.status === "starting" || slot.session.status === "ready")) return slot.session;
+    if (slot.session && slot.session.status === "failed") {
+      if (slot.restarts >= maxRestarts) {
+        throw new AppError(
+          "language_server_unavailable",
+          `The ${slot.adapter.displayName} server failed ${slot.restarts + 1} times (${slot.session.failure ?? "unknown reason"}). Run 'scalpel doctor' to check the installation.`,
+        );
+      }
+      slot.restarts++;
+      this.log.warn(`restarting ${slot.adapter.id} server (restart ${slot.restarts})`);
+    }
+    const spec = slot.adapter.spec(this.root);
+    if ("missing" in spec) {
+      slot.missing = spec.missing;
+      throw new AppError("language_server_unavailable", spec.missing);
+    }
+    const name = slot.adapter.displayName;
+    const session = new LspSession(spec, this.root, this.log.child(slot.adapter.id), {
+      onStatus: (status, detail) => this.progressSink?.(`${name}: ${status}${detail ? ` (${detail})` : ""}`),
+      onProgress: (title, message, pct) =>
+        this.progressSink?.(`${name}: ${title}${message ? ` ${message}` : ""}${pct === undefined ? "" : ` ${pct}%`}`),
+    });
+    slot.session = session;
+    session.start();
+    return session;
+  }
+
+  /** Waits until every started server is ready or failed, at most `maxMs`. */
+  async waitUntilSettled(maxMs: number, signal?: AbortSignal): Promise<void> {
+    const sessions = [...this.slots.values()].flatMap((s) => (s.session ? [s.session] : []));
+    const bound = new Promise<void>((resolve) => setTimeout(resolve, maxMs).unref());
+    await Promise.race([bound, Promise.allSettled(sessions.map((s) => s.whenReady(signal)))]);
+  }
+
+  states(): ServerState[] {
+    return [...this.slots.values()].map((slot) => {
+      const spec = slot.adapter.spec(this.root);
+      const command = "missing" in spec ? "" : [spec.launch.command, ...spec.launch.args].join(" ");
+      const s = slot.session;
+      const state: ServerState = {
+        language: slot.adapter.id,
+        command: redactCommand(command, this.root),
+        status: s ? s.status : "missing" in spec ? "missing" : "stopped",
+        restarts: slot.restarts,
+      };
+      const detail = "missing" in spec ? spec.missing : s?.failure;
+      if (detail) state.detail = detail;
+      if (s?.pid !== undefined && s.status !== "stopped") state.pid = s.pid;
+      if (s?.startedAt !== undefined && s.status !== "stopped") state.uptime_s = Math.round((Date.now() - s.startedAt) / 1000);
+      return state;
+    });
+  }
+
+  async didWrite(absPaths: string[]): Promise<void> {
+    const running = [...this.slots.values()].flatMap((s) => (s.session?.status === "ready" ? [s.session] : []));
+    await Promise.all(running.map((s) => s.didWrite(absPaths)));
+  }
+
+  async shutdown(): Promise<void> {
+    const sessions = [...this.slots.values()].flatMap((s) => (s.session ? [s.session] : []));
+    await Promise.all(sessions.map((s) => s.shutdown()));
+  }
+}
+
+/** Commands can hold host paths (node binary, package dir); results must not. */
+function redactCommand(command: string, root: string): string {
+  return command
+    .split(" ")
+    .map((part) => {
+      if (part.startsWith(root)) return part.slice(root.length + 1) || ".";
+      if (part.includes("/node_modules/")) return part.slice(part.lastIndexOf("/node_modules/") + 1);
+      if (part.startsWith("/")) return part.slice(part.lastIndexOf("/") + 1);
+      return part;
+    })
+    .join(" ");
+}

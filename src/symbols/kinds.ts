@@ -1,0 +1,73 @@
+/** LSP SymbolKind numbers ⇄ the names used in tool parameters and results. */
+import { AppError } from "../errors.js";
+
+const names = [
+  "File",
+  "Module",
+  "Namespace",
+  "Package",
+  "Class",
+  "Method",
+  "Property",
+  "Field",
+  "Constructor",
+  "Enum",
+  "Interface",
+  "Function",
+  "Variable",
+  "Constant",
+  "String",
+  "Number",
+  "Boolean",
+  "Array",
+  "Object",
+  "Key",
+  "Null",
+  "EnumMember",
+  "Struct",
+  "Event",
+  "Operator",
+  "TypeParameter",
+] as const;
+
+export type KindName = (typeof names)[number];
+export const kindNames: readonly string[] = names;
+
+export function kindName(kind: number): string {
+  return names[kind - 1] ?? "Unknown";
+}
+
+export function checkKinds(list: readonly string[], param: string): Set<string> {
+  for (const k of list) {
+    if (!names.includes(k as KindName)) {
+      throw new AppError(
+        "invalid_argument",
+        `Unknown symbol kind '${k}' in ${param}. Use LSP SymbolKind names such as ${names.slice(4, 14).join(", ")}.`,
+      );
+    }
+  }
+  return new Set(list);
+}
+
+/** Kinds whose bodies hold statements: their Variable/Constant children are locals. */
+export const callableKinds = new Set(["Function", "Method", "Constructor"]);
+
+/** Declarations that may contain a reference and be reported as its containing symbol. */
+export const containerKinds = new Set([
+  "Function",
+  "Method",
+  "Constructor",
+  "Class",
+  "Interface",
+  "Namespace",
+  "Module",
+  "Property",
+  "Field",
+  "Enum",
+  "EnumMember",
+  "Struct",
+  "Variable",
+  "Constant",
+  "Object",
+  "TypeParameter",
+]);

@@ -1,0 +1,69 @@
+/** SymbolNode → the contract's `Symbol` object (1-based lines, relative path, optional body). */
+import { z } from "zod";
+import type { SymbolNode } from "./tree.js";
+
+export interface SymbolResult {
+  name: string;
+  name_path: string;
+  kind: string;
+  relative_path: string;
+  start_line: number;
+  end_line: number;
+  body?: string | undefined;
+  detail?: string | undefined;
+  children?: SymbolResult[] | undefined;
+}
+
+export const symbolSchema: z.ZodType<SymbolResult> = z.lazy(() =>
+  z.object({
+    name: z.string(),
+    name_path: z.string(),
+    kind: z.string(),
+    relative_path: z.string(),
+    start_line: z.number().int(),
+    end_line: z.number().int(),
+    body: z.string().optional(),
+    detail: z.string().optional(),
+    children: z.array(symbolSchema).optional(),
+  }),
+);
+
+export interface ToResultOptions {
+  depth: number;
+  /** File text (BOM stripped) when bodies are wanted. */
+  bodyText?: string;
+  /** Hides nodes such as locals that overviews leave out. */
+  keep?: (n: SymbolNode) => boolean;
+}
+
+export function sliceRange(text: string, node: SymbolNode): string {
+  const lines = text.split(/\r?\n/);
+  const { start, end } = node.range;
+  if (start.line === end.line) return (lines[start.line] ?? "").slice(start.character, end.character);
+  const out = [(lines[start.line] ?? "").slice(start.character)];
+  for (let l = start.line + 1; l < end.line; l++) out.push(lines[l] ?? "");
+  out.push((lines[end.line] ?? "").slice(0, end.character));
+  return out.join("\n");
+}
+
+export function toSymbolResult(node: SymbolNode, relativePath: string, opts: ToResultOptions): SymbolResult {
+  const r: SymbolResult = {
+    name: node.name,
+    name_path: node.namePath,
+    kind: node.kind,
+    relative_path: relativePath,
+    start_line: node.range.start.line + 1,
+    end_line: node.range.end.line + 1,
+  };
+  if (node.detail) r.detail = node.detail;
+  if (opts.bodyText !== undefined) r.body = sliceRange(opts.bodyText, node);
+  if (opts.depth > 0) {
+    const kids = node.children.filter((c) => opts.keep?.(c) ?? true);
+    if (kids.length > 0) {
+      const childOpts: ToResultOptions = { depth: opts.depth - 1 };
+      if (opts.keep) childOpts.keep = opts.keep;
+      r.children = kids.map((c) => toSymbolResult(c, relativePath, childOpts));
+    }
+  }
+  return r;
+}

@@ -1,0 +1,123 @@
+/**
+ * A file's symbols as a tree with parents and name paths. Built from the server's hierarchical
+ * `DocumentSymbol[]` (after the adapter's clean-up), or from flat `SymbolInformation[]` by range
+ * containment for servers that only give that.
+ */
+import type { DocumentSymbol, Range, SymbolInformation } from "vscode-languageserver-protocol";
+import { callableKinds, containerKinds, kindName } from "./kinds.js";
+import { formatNamePath, type PathStep } from "./name-path.js";
+
+export interface SymbolNode {
+  name: string;
+  kind: string;
+  detail?: string;
+  /** Whole declaration, 0-based LSP range. */
+  range: Range;
+  selectionRange: Range;
+  parent: SymbolNode | null;
+  children: SymbolNode[];
+  path: PathStep[];
+  namePath: string;
+  /** A variable or constant declared inside a function body. */
+  local: boolean;
+}
+
+export function isDocumentSymbols(list: readonly (DocumentSymbol | SymbolInformation)[]): list is DocumentSymbol[] {
+  return list.length === 0 || "selectionRange" in list[0]!;
+}
+
+function before(a: Range["start"], b: Range["start"]): number {
+  return a.line - b.line || a.character - b.character;
+}
+
+function contains(outer: Range, inner: Range): boolean {
+  return before(outer.start, inner.start) <= 0 && before(inner.end, outer.end) <= 0;
+}
+
+/** Rebuilds a hierarchy from flat symbol information using range containment. */
+export function hierarchyFromFlat(list: readonly SymbolInformation[]): DocumentSymbol[] {
+  const sorted = [...list].sort(
+    (a, b) => before(a.location.range.start, b.location.range.start) || before(b.location.range.end, a.location.range.end),
+  );
+  const roots: DocumentSymbol[] = [];
+  const stack: DocumentSymbol[] = [];
+  for (const info of sorted) {
+    const sym: DocumentSymbol = {
+      name: info.name,
+      kind: info.kind,
+      range: info.location.range,
+      selectionRange: info.location.range,
+      children: [],
+    };
+    while (stack.length > 0 && !contains(stack[stack.length - 1]!.range, sym.range)) stack.pop();
+    const parent = stack[stack.length - 1];
+    if (parent) parent.children!.push(sym);
+    else roots.push(sym);
+    stack.push(sym);
+  }
+  return roots;
+}
+
+export function buildTree(symbols: readonly DocumentSymbol[]): SymbolNode[] {
+  const build = (list: readonly DocumentSymbol[], parent: SymbolNode | null): SymbolNode[] => {
+    const ordered = [...list].sort((a, b) => before(a.range.start, b.range.start));
+    const counts = new Map<string, number>();
+    for (const s of ordered) counts.set(s.name, (counts.get(s.name) ?? 0) + 1);
+    const seen = new Map<string, number>();
+    return ordered.map((s) => {
+      const index = seen.get(s.name) ?? 0;
+      seen.set(s.name, index + 1);
+      const kind = kindName(s.kind);
+      const path = [...(parent?.path ?? []), { name: s.name, index, shared: counts.get(s.name) ?? 1 }];
+      const inBody = parent !== null && callableKinds.has(parent.kind);
+      const local = (parent?.local ?? false) || (inBody && (kind === "Variable" || kind === "Constant"));
+      const node: SymbolNode = {
+        name: s.name,
+        kind,
+        range: s.range,
+        selectionRange: s.selectionRange,
+        parent,
+        children: [],
+        path,
+        namePath: formatNamePath(path),
+        local,
+      };
+      if (s.detail) node.detail = s.detail;
+      node.children = build(s.children ?? [], node);
+      return node;
+    });
+  };
+  return build(symbols, null);
+}
+
+export function* walk(nodes: readonly SymbolNode[]): Generator<SymbolNode> {
+  for (const n of nodes) {
+    yield n;
+    yield* walk(n.children);
+  }
+}
+
+/** The innermost declaration that can be named as the container of a position. */
+export function containingSymbol(nodes: readonly SymbolNode[], pos: Range["start"]): SymbolNode | null {
+  let best: SymbolNode | null = null;
+  const visit = (list: readonly SymbolNode[]) => {
+    for (const n of list) {
+      if (before(n.range.start, pos) <= 0 && before(pos, n.range.end) <= 0) {
+        if (!n.local && containerKinds.has(n.kind)) best = n;
+        visit(n.children);
+      }
+    }
+  };
+  visit(nodes);
+  return best;
+}
+
+/** The symbol whose identifier (selection range) or, failing that, whole range starts at `pos`. */
+export function symbolAt(nodes: readonly SymbolNode[], pos: Range["start"]): SymbolNode | null {
+  let byRange: SymbolNode | null = null;
+  for (const n of walk(nodes)) {
+    if (contains(n.selectionRange, { start: pos, end: pos })) return n;
+    if (byRange === null && before(n.range.start, pos) === 0) byRange = n;
+  }
+  return byRange;
+}

@@ -1,0 +1,32 @@
+/** The files under a path that some language server handles, for directory-wide symbol tools. */
+import { readFile } from "node:fs/promises";
+import { walkFiles } from "../project/ignore.js";
+import type { Project } from "../project/project.js";
+import type { CheckedPath } from "../security/sandbox.js";
+
+export async function codeFilesUnder(project: Project, relativePath: string, signal?: AbortSignal): Promise<CheckedPath[]> {
+  const start = project.sandbox.resolve(relativePath || ".", { mustExist: true });
+  const out: CheckedPath[] = [];
+  const walkOpts = signal ? { skipIgnored: true, signal } : { skipIgnored: true };
+  for await (const entry of walkFiles(project.root, start.rel, project.ignore, walkOpts)) {
+    if (entry.isDir || project.secrets.isSecret(entry.rel)) continue;
+    if (project.pool.adapterForPath(entry.rel) === null) continue;
+    const checked = project.sandbox.fromAbsolute(`${project.root}/${entry.rel}`);
+    if (checked) out.push(checked);
+  }
+  return out.sort((a, b) => a.rel.localeCompare(b.rel));
+}
+
+/** Keeps the files whose text contains `needle`: a symbol's name always appears in its file. */
+export async function filesContaining(files: readonly CheckedPath[], needle: string): Promise<CheckedPath[]> {
+  const keep = await Promise.all(
+    files.map(async (f) => {
+      try {
+        return (await readFile(f.abs, "utf8")).includes(needle);
+      } catch {
+        return false;
+      }
+    }),
+  );
+  return files.filter((_, i) => keep[i]);
+}

@@ -1,0 +1,48 @@
+/** Parameter shapes and small helpers that several tools share. */
+import { z } from "zod";
+import { defaultMaxAnswerChars } from "./run-tool.js";
+
+export const maxAnswerChars = z
+  .number()
+  .int()
+  .min(100)
+  .default(defaultMaxAnswerChars)
+  .describe("Upper bound on the answer's size in characters; over it the result is shortened and says so.");
+
+export const completeness = {
+  complete: z.boolean().describe("false when the language server could not give a full answer"),
+  incomplete_reason: z.string().optional(),
+};
+
+export const truncation = {
+  truncated: z.boolean().optional(),
+  hint: z.string().optional(),
+};
+
+export const dryRun = z
+  .boolean()
+  .default(false)
+  .describe("true: write nothing and return the unified diff that would be applied");
+
+/** `line` with `context` lines around it, each prefixed with its 1-based number. */
+export function snippet(lines: readonly string[], line0: number, context: number): string {
+  const from = Math.max(0, line0 - context);
+  const to = Math.min(lines.length - 1, line0 + context);
+  const width = String(to + 1).length;
+  const out: string[] = [];
+  for (let l = from; l <= to; l++) out.push(`${String(l + 1).padStart(width)}: ${lines[l] ?? ""}`);
+  return out.join("\n");
+}
+
+export function splitLines(text: string): string[] {
+  return text.split(/\r?\n/);
+}
+
+export function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+/** `complete` for an answer from a session: false while the server still loads the project. */
+export function completenessOf(session: { indexing: boolean }): { complete: boolean; incomplete_reason?: string } {
+  return session.indexing ? { complete: false, incomplete_reason: "server still indexing" } : { complete: true };
+}

@@ -1,0 +1,75 @@
+import { z } from "zod";
+import type { Location, LocationLink } from "vscode-languageserver-protocol";
+import { AppError } from "../errors.js";
+import { type SymbolResult, symbolSchema, toSymbolResult } from "../symbols/result.js";
+import { symbolAt } from "../symbols/tree.js";
+import { completeness, completenessOf, splitLines } from "./common.js";
+import { renderSymbol } from "./find-symbol.js";
+import { FileViews, normalizeLocations } from "./locations.js";
+import { fileSymbols } from "./symbol-access.js";
+import { defineTool, readOnly } from "./tool.js";
+
+/** 0-based UTF-16 column of the n-th whole-word occurrence of `identifier` in `line`, or -1. */
+export function identifierColumn(line: string, identifier: string, occurrence: number): number {
+  const escaped = identifier.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const re = new RegExp(`(?<![\\p{L}\\p{N}_$])${escaped}(?![\\p{L}\\p{N}_$])`, "gu");
+  let n = 0;
+  for (const m of line.matchAll(re)) {
+    n++;
+    if (n === occurrence) return m.index;
+  }
+  return -1;
+}
+
+export const findDeclarationTool = defineTool({
+  name: "find_declaration",
+  title: "Go to declaration",
+  description:
+    "Finds where the identifier at a given line is declared (go-to-definition), e.g. the method a call resolves to. Give the 1-based line and the identifier's text as it appears there. Use it to follow a call you are reading; use find_symbol when you know the name path instead.",
+  input: {
+    relative_path: z.string().describe("File that contains the usage"),
+    line: z.number().int().min(1).describe("1-based line of the usage"),
+    identifier: z.string().min(1).describe("The identifier's text on that line"),
+    occurrence: z.number().int().min(1).default(1).describe("Which occurrence on the line, when it repeats"),
+  },
+  output: { declaration: symbolSchema.nullable(), ...completeness },
+  annotations: readOnly,
+  async run(args, ctx) {
+    const project = ctx.project;
+    const path = project.sandbox.resolve(args.relative_path, { mustExist: true, kind: "file" });
+    const file = await fileSymbols(project, path, ctx.signal);
+    const lines = splitLines(file.doc.text);
+    const text = lines[args.line - 1];
+    if (text === undefined) {
+      throw new AppError("invalid_argument", `${path.rel} has ${lines.length} lines; line ${args.line} does not exist.`);
+    }
+    const column = identifierColumn(text, args.identifier, args.occurrence);
+    if (column < 0) {
+      throw new AppError(
+        "symbol_not_found",
+        `'${args.identifier}' does not occur${args.occurrence > 1 ? ` ${args.occurrence} times` : ""} as a whole word on line ${args.line} of ${path.rel}: "${text.trim().slice(0, 120)}". Check the line number with read_file.`,
+      );
+    }
+    const raw = await file.session.request<Location | Location[] | LocationLink[] | null>(
+      "textDocument/definition",
+      { textDocument: { uri: file.doc.uri }, position: { line: args.line - 1, character: column } },
+      { signal: ctx.signal },
+    );
+    const views = new FileViews(project, ctx.signal);
+    let declaration: SymbolResult | null = null;
+    for (const loc of normalizeLocations(raw)) {
+      const target = project.sandbox.fromUri(loc.uri);
+      if (!target) continue;
+      const view = await views.get(target);
+      const node = view.roots ? symbolAt(view.roots, loc.range.start) : null;
+      if (node) {
+        declaration = toSymbolResult(node, target.rel, { depth: 0 });
+        break;
+      }
+    }
+    return { declaration, ...completenessOf(file.session) };
+  },
+  render(r) {
+    return r.declaration ? renderSymbol(r.declaration, "") : "no declaration inside the project (it may come from a library)";
+  },
+});

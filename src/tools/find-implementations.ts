@@ -1,0 +1,54 @@
+import { z } from "zod";
+import type { Location, LocationLink } from "vscode-languageserver-protocol";
+import { type SymbolResult, symbolSchema, toSymbolResult } from "../symbols/result.js";
+import { symbolAt } from "../symbols/tree.js";
+import { completeness, completenessOf, plural } from "./common.js";
+import { renderSymbol } from "./find-symbol.js";
+import { FileViews, normalizeLocations } from "./locations.js";
+import { resolveSymbol } from "./symbol-access.js";
+import { defineTool, readOnly } from "./tool.js";
+
+export const findImplementationsTool = defineTool({
+  name: "find_implementations",
+  title: "Find implementations",
+  description:
+    "Lists the symbols that implement an interface, abstract class or trait, or an interface/trait method (the classes' methods that implement it). Use it to see every concrete variant before changing a contract; use find_referencing_symbols for call sites.",
+  input: {
+    name_path: z.string().describe("Name path of the interface, trait, abstract class or method"),
+    relative_path: z.string().describe("The file that defines it"),
+  },
+  output: { symbol: symbolSchema, implementations: z.array(symbolSchema), ...completeness },
+  annotations: readOnly,
+  async run(args, ctx) {
+    const project = ctx.project;
+    const { file, node } = await resolveSymbol(project, args.relative_path, args.name_path, ctx.signal);
+    const raw = await file.session.request<Location[] | LocationLink[] | null>(
+      "textDocument/implementation",
+      { textDocument: { uri: file.doc.uri }, position: node.selectionRange.start },
+      { signal: ctx.signal },
+    );
+    const views = new FileViews(project, ctx.signal);
+    const implementations: SymbolResult[] = [];
+    const seen = new Set<string>();
+    for (const loc of normalizeLocations(raw)) {
+      const path = project.sandbox.fromUri(loc.uri);
+      if (!path) continue;
+      const view = await views.get(path);
+      const impl = view.roots ? symbolAt(view.roots, loc.range.start) : null;
+      if (!impl || impl === node) continue;
+      const key = `${path.rel}#${impl.namePath}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      implementations.push(toSymbolResult(impl, path.rel, { depth: 0 }));
+    }
+    return {
+      symbol: toSymbolResult(node, file.path.rel, { depth: 0 }),
+      implementations,
+      ...completenessOf(file.session),
+    };
+  },
+  render(r) {
+    const head = `${plural(r.implementations.length, "implementation")} of ${r.symbol.name_path}${r.complete ? "" : ` (incomplete: ${r.incomplete_reason})`}`;
+    return [head, ...r.implementations.map((s) => renderSymbol(s, "  "))].join("\n");
+  },
+});

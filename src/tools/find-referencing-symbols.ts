@@ -1,0 +1,123 @@
+import { z } from "zod";
+import type { Location } from "vscode-languageserver-protocol";
+import type { LspSession } from "../lsp/session.js";
+import type { Project } from "../project/project.js";
+import { checkKinds, kindNames } from "../symbols/kinds.js";
+import { symbolSchema, toSymbolResult } from "../symbols/result.js";
+import { containingSymbol, type SymbolNode } from "../symbols/tree.js";
+import { completeness, completenessOf, maxAnswerChars, plural, snippet, truncation } from "./common.js";
+import { FileViews, normalizeLocations, samePosition } from "./locations.js";
+import { resolveSymbol } from "./symbol-access.js";
+import { defineTool, readOnly } from "./tool.js";
+
+const referenceSchema = z.object({
+  relative_path: z.string(),
+  line: z.number().int(),
+  column: z.number().int(),
+  containing_symbol: z
+    .object({ name_path: z.string(), kind: z.string(), start_line: z.number().int(), end_line: z.number().int() })
+    .nullable(),
+  snippet: z.string().optional(),
+});
+export type Reference = z.infer<typeof referenceSchema>;
+
+export interface ReferenceQuery {
+  project: Project;
+  session: LspSession;
+  uri: string;
+  node: SymbolNode;
+  contextLines: number;
+  signal?: AbortSignal;
+}
+
+/** Every reference to a symbol, declaration excluded, in path/line order. */
+export async function collectReferences(q: ReferenceQuery): Promise<Reference[]> {
+  const raw = await q.session.request<Location[] | null>(
+    "textDocument/references",
+    {
+      textDocument: { uri: q.uri },
+      position: q.node.selectionRange.start,
+      context: { includeDeclaration: false },
+    },
+    q.signal ? { signal: q.signal } : {},
+  );
+  const views = new FileViews(q.project, q.signal);
+  const refs: Reference[] = [];
+  for (const loc of normalizeLocations(raw)) {
+    const path = q.project.sandbox.fromUri(loc.uri);
+    if (!path) continue;
+    if (loc.uri === q.uri && samePosition(loc.range.start, q.node.selectionRange.start)) continue;
+    const view = await views.get(path);
+    const container = view.roots ? containingSymbol(view.roots, loc.range.start) : null;
+    refs.push({
+      relative_path: path.rel,
+      line: loc.range.start.line + 1,
+      column: loc.range.start.character + 1,
+      containing_symbol: container
+        ? {
+            name_path: container.namePath,
+            kind: container.kind,
+            start_line: container.range.start.line + 1,
+            end_line: container.range.end.line + 1,
+          }
+        : null,
+      snippet: snippet(view.lines, loc.range.start.line, q.contextLines),
+    });
+  }
+  return refs.sort((a, b) => a.relative_path.localeCompare(b.relative_path) || a.line - b.line || a.column - b.column);
+}
+
+export const findReferencingSymbolsTool = defineTool({
+  name: "find_referencing_symbols",
+  title: "Find references",
+  description:
+    "Lists every place that uses a symbol, type-precisely (the language server resolves receivers, so a same-named method of another class is not included), each with its containing symbol and a numbered snippet. Use it before changing or deleting a symbol, instead of text search. The symbol is given by name_path in the file that defines it.",
+  input: {
+    name_path: z.string().describe("Name path of the symbol, e.g. 'Money/add'"),
+    relative_path: z.string().describe("The file that defines the symbol"),
+    include_kinds: z.array(z.enum(kindNames as [string, ...string[]])).default([]).describe("Keep references whose containing symbol has one of these kinds"),
+    exclude_kinds: z.array(z.enum(kindNames as [string, ...string[]])).default([]),
+    context_lines: z.number().int().min(0).max(20).default(1),
+    max_answer_chars: maxAnswerChars,
+  },
+  output: { symbol: symbolSchema, references: z.array(referenceSchema), ...completeness, ...truncation },
+  annotations: readOnly,
+  narrowHint: "Lower context_lines, or filter with include_kinds / exclude_kinds.",
+  shrink: [
+    (r) => ({ ...r, references: r.references.map(({ snippet: _s, ...ref }) => ref) }),
+    (r) => ({ ...r, references: r.references.slice(0, 200) }),
+  ],
+  async run(args, ctx) {
+    const project = ctx.project;
+    const include = checkKinds(args.include_kinds, "include_kinds");
+    const exclude = checkKinds(args.exclude_kinds, "exclude_kinds");
+    const { file, node } = await resolveSymbol(project, args.relative_path, args.name_path, ctx.signal);
+    const all = await collectReferences({
+      project,
+      session: file.session,
+      uri: file.doc.uri,
+      node,
+      contextLines: args.context_lines,
+      signal: ctx.signal,
+    });
+    const references = all.filter((r) => {
+      const kind = r.containing_symbol?.kind;
+      if (include.size > 0 && (kind === undefined || !include.has(kind))) return false;
+      return kind === undefined || !exclude.has(kind);
+    });
+    return {
+      symbol: toSymbolResult(node, file.path.rel, { depth: 0 }),
+      references,
+      ...completenessOf(file.session),
+    };
+  },
+  render(r) {
+    const head = `${plural(r.references.length, "reference")} to ${r.symbol.name_path} (${r.symbol.relative_path}:${r.symbol.start_line})${r.complete ? "" : ` — incomplete: ${r.incomplete_reason}`}${r.truncated ? ` — truncated: ${r.hint}` : ""}`;
+    const body = r.references.map((ref) => {
+      const where = `${ref.relative_path}:${ref.line}:${ref.column}`;
+      const inside = ref.containing_symbol ? ` in ${ref.containing_symbol.name_path} [${ref.containing_symbol.kind}]` : "";
+      return ref.snippet ? `${where}${inside}\n${ref.snippet}` : `${where}${inside}`;
+    });
+    return [head, ...body].join("\n");
+  },
+});

@@ -1,0 +1,90 @@
+import { stat } from "node:fs/promises";
+import { z } from "zod";
+import { isAppError } from "../errors.js";
+import { checkKinds, kindNames } from "../symbols/kinds.js";
+import { parseNamePath } from "../symbols/name-path.js";
+import { type SymbolResult, symbolSchema, toSymbolResult } from "../symbols/result.js";
+import { codeFilesUnder, filesContaining } from "./code-files.js";
+import { completeness, maxAnswerChars, plural, truncation } from "./common.js";
+import { fileSymbols, matchSymbols } from "./symbol-access.js";
+import { defineTool, readOnly } from "./tool.js";
+
+export const findSymbolTool = defineTool({
+  name: "find_symbol",
+  title: "Find symbol",
+  description:
+    "Finds classes, functions, methods, variables… by name path (e.g. 'Money/add', '/Cart', 'parse[1]'), across the project or under relative_path, with optional bodies and children. Use it instead of text search to locate a definition; use find_referencing_symbols for its usages and get_symbols_overview to see what a file holds.",
+  input: {
+    name_path_pattern: z
+      .string()
+      .describe("Name path: 'foo' any depth, 'Cls/foo' suffix match, '/Cls/foo' absolute, 'foo[1]' one of same-named siblings"),
+    relative_path: z.string().default("").describe("File or directory to search in; empty for the whole project"),
+    depth: z.number().int().min(0).default(0).describe("Levels of children to include"),
+    include_body: z.boolean().default(false).describe("Include each symbol's source text"),
+    substring_matching: z.boolean().default(false).describe("Match the last segment as a substring"),
+    include_kinds: z.array(z.enum(kindNames as [string, ...string[]])).default([]),
+    exclude_kinds: z.array(z.enum(kindNames as [string, ...string[]])).default([]),
+    max_matches: z.number().int().min(1).default(100),
+    max_answer_chars: maxAnswerChars,
+  },
+  output: { symbols: z.array(symbolSchema), ...completeness, ...truncation },
+  annotations: readOnly,
+  narrowHint: "Give a longer name path, a relative_path, include_kinds, or set include_body false.",
+  shrink: [
+    (r) => ({ ...r, symbols: r.symbols.map(({ body: _b, ...s }) => s) }),
+    (r) => ({ ...r, symbols: r.symbols.map(({ body: _b, children: _c, ...s }) => s) }),
+  ],
+  async run(args, ctx) {
+    const project = ctx.project;
+    const include = checkKinds(args.include_kinds, "include_kinds");
+    const exclude = checkKinds(args.exclude_kinds, "exclude_kinds");
+    const last = parseNamePath(args.name_path_pattern).segments.at(-1)!.name;
+    const start = project.sandbox.resolve(args.relative_path || ".", { mustExist: true });
+    const isFile = (await stat(start.abs)).isFile();
+    const files = isFile ? [start] : await filesContaining(await codeFilesUnder(project, start.rel, ctx.signal), last);
+    const symbols: SymbolResult[] = [];
+    const problems = new Set<string>();
+    let more = false;
+    for (const file of files) {
+      let fs: Awaited<ReturnType<typeof fileSymbols>>;
+      try {
+        fs = await fileSymbols(project, file, ctx.signal);
+      } catch (error) {
+        if (isFile || !isAppError(error) || error.code !== "language_server_unavailable") throw error;
+        problems.add(error.message);
+        continue;
+      }
+      for (const node of matchSymbols(fs.roots, args.name_path_pattern, args.substring_matching)) {
+        if (include.size > 0 && !include.has(node.kind)) continue;
+        if (exclude.has(node.kind)) continue;
+        if (symbols.length >= args.max_matches) {
+          more = true;
+          break;
+        }
+        symbols.push(
+          toSymbolResult(node, file.rel, args.include_body ? { depth: args.depth, bodyText: fs.doc.text } : { depth: args.depth }),
+        );
+      }
+    }
+    const result: { symbols: SymbolResult[]; complete: boolean; incomplete_reason?: string; truncated?: boolean; hint?: string } =
+      { symbols, complete: problems.size === 0 };
+    if (problems.size > 0) result.incomplete_reason = [...problems].join(" ");
+    if (more) {
+      result.truncated = true;
+      result.hint = `More than ${args.max_matches} matches; narrow the name path or relative_path, or raise max_matches.`;
+    }
+    return result;
+  },
+  render(r) {
+    const head = `${plural(r.symbols.length, "symbol")}${r.complete ? "" : ` (incomplete: ${r.incomplete_reason})`}${r.truncated ? ` (truncated: ${r.hint})` : ""}`;
+    return [head, ...r.symbols.map((s) => renderSymbol(s, ""))].join("\n");
+  },
+});
+
+export function renderSymbol(s: SymbolResult, indent: string, withPath = true): string {
+  const where = withPath ? `${s.relative_path}:${s.start_line}-${s.end_line}` : `lines ${s.start_line}-${s.end_line}`;
+  const lines = [`${indent}${s.name_path} [${s.kind}] ${where}`];
+  if (s.body !== undefined) lines.push(s.body.replace(/^/gm, `${indent}  | `));
+  for (const c of s.children ?? []) lines.push(renderSymbol(c, `${indent}  `, withPath));
+  return lines.join("\n");
+}

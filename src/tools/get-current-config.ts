@@ -1,0 +1,48 @@
+import { z } from "zod";
+import { version } from "../version.js";
+import { defineTool, readOnly } from "./tool.js";
+
+export const getCurrentConfigTool = defineTool({
+  name: "get_current_config",
+  title: "Current configuration",
+  description:
+    "Shows the active project, its language servers (command, status, pid, uptime, restarts), the registered tools and scalpel's version. Use it to check that a server is up or to see why a language gets no answers.",
+  input: {},
+  output: {
+    project: z.object({ name: z.string(), languages: z.array(z.string()), read_only: z.boolean() }).nullable(),
+    servers: z.array(
+      z.object({
+        language: z.string(),
+        command: z.string(),
+        status: z.string(),
+        detail: z.string().optional(),
+        pid: z.number().int().optional(),
+        uptime_s: z.number().optional(),
+        restarts: z.number().int(),
+      }),
+    ),
+    tools: z.array(z.string()),
+    version: z.string(),
+  },
+  annotations: readOnly,
+  async run(_args, ctx) {
+    const p = ctx.workspace.project;
+    const langs = ctx.workspace.languages;
+    return {
+      project: p ? { name: p.name, languages: langs, read_only: p.readOnly } : null,
+      servers: p ? p.pool.states().filter((s) => langs.includes(s.language) || s.status !== "stopped") : [],
+      tools: ctx.toolNames,
+      version,
+    };
+  },
+  render: (r) =>
+    [
+      `scalpel ${r.version}`,
+      r.project ? `project: ${r.project.name} (${r.project.languages.join(", ")})${r.project.read_only ? " read-only" : ""}` : "no active project",
+      ...r.servers.map(
+        (s) =>
+          `  ${s.language}: ${s.status}${s.pid ? ` pid ${s.pid}` : ""}${s.uptime_s !== undefined ? ` up ${s.uptime_s}s` : ""}${s.restarts ? ` restarts ${s.restarts}` : ""} — ${s.command}${s.detail ? ` (${s.detail})` : ""}`,
+      ),
+      `tools: ${r.tools.join(", ")}`,
+    ].join("\n"),
+});

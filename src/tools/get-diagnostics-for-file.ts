@@ -1,0 +1,70 @@
+import { z } from "zod";
+import type { Diagnostic as LspDiagnostic } from "vscode-languageserver-protocol";
+import { containingSymbol, type SymbolNode } from "../symbols/tree.js";
+import { completeness, plural } from "./common.js";
+import { diagnosticSchema } from "./edit-result.js";
+import { fileSymbols } from "./symbol-access.js";
+import { defineTool, readOnly } from "./tool.js";
+
+const severities = ["error", "warning", "information", "hint"] as const;
+type Severity = (typeof severities)[number];
+type Diagnostic = z.infer<typeof diagnosticSchema>;
+
+export function toDiagnostic(d: LspDiagnostic, roots: readonly SymbolNode[] | null): Diagnostic {
+  const out: Diagnostic = {
+    severity: severities[(d.severity ?? 1) - 1] ?? "error",
+    line: d.range.start.line + 1,
+    column: d.range.start.character + 1,
+    end_line: d.range.end.line + 1,
+    end_column: d.range.end.character + 1,
+    message: typeof d.message === "string" ? d.message : d.message.value,
+  };
+  if (d.code !== undefined) out.code = String(d.code);
+  if (d.source) out.source = d.source;
+  const sym = roots ? containingSymbol(roots, d.range.start) : null;
+  if (sym) out.symbol = sym.namePath;
+  return out;
+}
+
+export const getDiagnosticsForFileTool = defineTool({
+  name: "get_diagnostics_for_file",
+  title: "Diagnostics for a file",
+  description:
+    "Returns the compiler's errors and warnings for a file as it is on disk now (edits by scalpel or anyone else included), with 1-based positions and the containing symbol. Call it right after editing to check the change compiles; use it instead of running the whole build for one file.",
+  input: {
+    relative_path: z.string().describe("The file to check"),
+    min_severity: z.enum(severities).default("hint").describe("Lowest severity to include"),
+    start_line: z.number().int().min(1).optional().describe("Only diagnostics that end on or after this 1-based line"),
+    end_line: z.number().int().min(1).optional().describe("Only diagnostics that start on or before this 1-based line"),
+  },
+  output: { relative_path: z.string(), diagnostics: z.array(diagnosticSchema), ...completeness },
+  annotations: readOnly,
+  async run(args, ctx) {
+    const project = ctx.project;
+    const path = project.sandbox.resolve(args.relative_path, { mustExist: true, kind: "file" });
+    const file = await fileSymbols(project, path, ctx.signal);
+    const result = await file.session.diagnostics(path.abs);
+    const limit = severities.indexOf(args.min_severity as Severity);
+    const diagnostics = result.diagnostics
+      .map((d) => toDiagnostic(d, file.roots))
+      .filter((d) => severities.indexOf(d.severity as Severity) <= limit)
+      .filter((d) => args.start_line === undefined || d.end_line >= args.start_line)
+      .filter((d) => args.end_line === undefined || d.line <= args.end_line)
+      .sort((a, b) => a.line - b.line || a.column - b.column);
+    return {
+      relative_path: path.rel,
+      diagnostics,
+      complete: result.complete,
+      ...(result.incompleteReason ? { incomplete_reason: result.incompleteReason } : {}),
+    };
+  },
+  render(r) {
+    const head = `${r.relative_path}: ${plural(r.diagnostics.length, "diagnostic")}${r.complete ? "" : ` (incomplete: ${r.incomplete_reason})`}`;
+    return [
+      head,
+      ...r.diagnostics.map(
+        (d) => `${d.line}:${d.column} ${d.severity}${d.code ? ` ${d.code}` : ""}: ${d.message}${d.symbol ? ` (in ${d.symbol})` : ""}`,
+      ),
+    ].join("\n");
+  },
+});

@@ -1,0 +1,52 @@
+/** The one list of tools, in the order clients show them. */
+import { activateProjectTool } from "./activate-project.js";
+import { createTextFileTool } from "./create-text-file.js";
+import { findDeclarationTool } from "./find-declaration.js";
+import { findFileTool } from "./find-file.js";
+import { findImplementationsTool } from "./find-implementations.js";
+import { findReferencingSymbolsTool } from "./find-referencing-symbols.js";
+import { findSymbolTool } from "./find-symbol.js";
+import { getCurrentConfigTool } from "./get-current-config.js";
+import { getDiagnosticsForFileTool } from "./get-diagnostics-for-file.js";
+import { getSymbolsOverviewTool } from "./get-symbols-overview.js";
+import { initialInstructionsTool } from "./initial-instructions.js";
+import { insertAfterSymbolTool } from "./insert-after-symbol.js";
+import { insertBeforeSymbolTool } from "./insert-before-symbol.js";
+import { listDirTool } from "./list-dir.js";
+import { onboardingTool } from "./onboarding.js";
+import { readFileTool } from "./read-file.js";
+import { renameSymbolTool } from "./rename-symbol.js";
+import { replaceContentTool } from "./replace-content.js";
+import { replaceSymbolBodyTool } from "./replace-symbol-body.js";
+import { safeDeleteSymbolTool } from "./safe-delete-symbol.js";
+import { searchForPatternTool } from "./search-for-pattern.js";
+import type { ToolDef } from "./tool.js";
+
+export const allTools: readonly ToolDef[] = [
+  activateProjectTool,
+  getCurrentConfigTool,
+  onboardingTool,
+  initialInstructionsTool,
+  getSymbolsOverviewTool,
+  findSymbolTool,
+  findReferencingSymbolsTool,
+  findImplementationsTool,
+  findDeclarationTool,
+  replaceSymbolBodyTool,
+  insertBeforeSymbolTool,
+  insertAfterSymbolTool,
+  renameSymbolTool,
+  safeDeleteSymbolTool,
+  getDiagnosticsForFileTool,
+  readFileTool,
+  listDirTool,
+  findFileTool,
+  searchForPatternTool,
+  createTextFileTool,
+  replaceContentTool,
+] as unknown as readonly ToolDef[];
+
+/** Tools available in a session: read-only mode leaves out every tool that writes files. */
+export function toolsFor(readOnlyMode: boolean): readonly ToolDef[] {
+  return readOnlyMode ? allTools.filter((t) => t.annotations.readOnlyHint) : allTools;
+}

@@ -1,0 +1,37 @@
+/** The manual an agent gets from `initial_instructions` (and the MCP `instructions` pointer). */
+export const serverInstructions =
+  "scalpel gives type-precise code tools backed by real language servers. Call initial_instructions once for how to use them well.";
+
+export const manual = `# Using scalpel well
+
+Start: activate_project (or the server was started with --project). Then, for a repository you do not know,
+list_memories / read_memory for notes left by earlier sessions; if there are none, call onboarding.
+
+## Finding code
+- get_symbols_overview on a file or directory before reading files whole: it lists symbols with 1-based line spans.
+- find_symbol with a name path finds definitions anywhere: 'Cart' (any depth), 'Cart/total' (a member), '/Cart'
+  (top level only), 'parse[1]' (the second of several same-named siblings, e.g. overloads). Add include_body: true
+  to get the source, depth: 1 to list members.
+- find_referencing_symbols lists the type-precise usages of one symbol (a same-named method of another class is not
+  included). Prefer it to search_for_pattern for anything that is an identifier; use search_for_pattern for text
+  (strings, comments, config).
+- find_declaration follows a usage to its definition: give the 1-based line and the identifier's text.
+- find_implementations lists the classes that implement an interface (or the methods implementing an interface method).
+
+## Editing
+- Symbol edits: replace_symbol_body (the whole declaration, signature included), insert_before_symbol,
+  insert_after_symbol, rename_symbol, safe_delete_symbol. Send code unindented if you like: it is re-indented to the
+  target. Line endings and BOMs are kept.
+- Every editing tool takes dry_run: true, which writes nothing and returns the unified diff: use it before a rename
+  or any change that touches several files.
+- replace_content edits text smaller than a declaration (literal or regex); create_text_file writes new files.
+- After an edit, get_diagnostics_for_file shows the compiler's view of the file as it is on disk now.
+
+## Reading answers
+- Lines and columns are 1-based everywhere, in inputs and outputs. Paths are relative to the project root.
+- complete: false means the language server could not give the full answer (still indexing, crashed, timed out, no
+  server for that language): the list may be missing items; incomplete_reason says why. Retry later or narrow down.
+  An empty list with complete: true really is empty.
+- truncated: true means the answer was shortened to fit max_answer_chars; the hint says how to narrow the query.
+- Errors say what to do next (e.g. an ambiguous name path lists the candidates to choose from).
+`;

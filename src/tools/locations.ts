@@ -1,0 +1,60 @@
+/**
+ * Turning server locations into the contract's shapes: relative paths, 1-based lines, containing
+ * symbols and snippets. Locations outside the project root are dropped, never shown.
+ */
+import { readFile } from "node:fs/promises";
+import type { Location, LocationLink, Position } from "vscode-languageserver-protocol";
+import type { Project } from "../project/project.js";
+import type { CheckedPath } from "../security/sandbox.js";
+import type { SymbolNode } from "../symbols/tree.js";
+import { splitLines } from "./common.js";
+import { fileSymbols } from "./symbol-access.js";
+
+export interface FileView {
+  path: CheckedPath;
+  lines: string[];
+  /** null when no language server handles the file. */
+  roots: SymbolNode[] | null;
+}
+
+export function normalizeLocations(raw: Location | Location[] | LocationLink[] | null | undefined): Location[] {
+  if (!raw) return [];
+  const list = Array.isArray(raw) ? raw : [raw];
+  return list.map((l) => ("targetUri" in l ? { uri: l.targetUri, range: l.targetSelectionRange } : l));
+}
+
+/** Loads each file once (text + symbols), for many locations in few files. */
+export class FileViews {
+  private readonly views = new Map<string, Promise<FileView>>();
+
+  constructor(
+    private readonly project: Project,
+    private readonly signal?: AbortSignal,
+  ) {}
+
+  get(path: CheckedPath): Promise<FileView> {
+    let v = this.views.get(path.abs);
+    if (!v) {
+      v = this.load(path);
+      this.views.set(path.abs, v);
+    }
+    return v;
+  }
+
+  private async load(path: CheckedPath): Promise<FileView> {
+    if (this.project.pool.adapterForPath(path.abs) !== null) {
+      try {
+        const fs = await fileSymbols(this.project, path, this.signal);
+        return { path, lines: splitLines(fs.doc.text), roots: fs.roots };
+      } catch {
+        // Fall through: a file the server cannot describe still gets a snippet.
+      }
+    }
+    const text = await readFile(path.abs, "utf8").catch(() => "");
+    return { path, lines: splitLines(text.replace(/^\uFEFF/, "")), roots: null };
+  }
+}
+
+export function samePosition(a: Position, b: Position): boolean {
+  return a.line === b.line && a.character === b.character;
+}

@@ -1,0 +1,55 @@
+import { z } from "zod";
+import { AppError } from "../errors.js";
+import type { EditPlan } from "../edits/plan.js";
+import { dryRun } from "./common.js";
+import { commitPlan, editResultShape, renderEditResult } from "./edit-result.js";
+import { collectReferences } from "./find-referencing-symbols.js";
+import { resolveSymbol } from "./symbol-access.js";
+import { deleteEdit, siteOf } from "./symbol-edits.js";
+import { defineTool, writes } from "./tool.js";
+
+export const safeDeleteSymbolTool = defineTool({
+  name: "safe_delete_symbol",
+  title: "Delete unused symbol",
+  description:
+    "Deletes a symbol's declaration (with its doc comment) only if nothing references it; otherwise refuses and lists the references to remove first. Use it instead of deleting lines by hand.",
+  input: {
+    name_path: z.string().describe("Name path of the symbol, e.g. 'Money/legacyRound'"),
+    relative_path: z.string().describe("The file that defines the symbol"),
+    dry_run: dryRun,
+  },
+  output: editResultShape,
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false },
+  async run(args, ctx) {
+    const project = ctx.project;
+    const { file, node } = await resolveSymbol(project, args.relative_path, args.name_path, ctx.signal);
+    const refs = await collectReferences({
+      project,
+      session: file.session,
+      uri: file.doc.uri,
+      node,
+      contextLines: 0,
+      signal: ctx.signal,
+    });
+    const { start, end } = node.range;
+    const outside = refs.filter(
+      (r) => r.relative_path !== file.path.rel || r.line - 1 < start.line || r.line - 1 > end.line,
+    );
+    if (outside.length > 0) {
+      const listed = outside
+        .slice(0, 20)
+        .map((r) => `${r.relative_path}:${r.line}${r.containing_symbol ? ` (${r.containing_symbol.name_path})` : ""}`)
+        .join(", ");
+      throw new AppError(
+        "symbol_in_use",
+        `${node.namePath} is still used in ${outside.length} place${outside.length === 1 ? "" : "s"}: ${listed}${outside.length > 20 ? ", …" : ""}. Remove or change those usages first (find_referencing_symbols shows them with context), then call safe_delete_symbol again.`,
+        { references: outside.map((r) => ({ relative_path: r.relative_path, line: r.line })) },
+      );
+    }
+    const plan: EditPlan = [
+      { kind: "edit", path: file.path, edits: [deleteEdit(siteOf(file.doc.text, node), node)], expectedText: file.doc.text },
+    ];
+    return commitPlan(ctx, plan, args.dry_run);
+  },
+  render: renderEditResult,
+});

@@ -1,0 +1,113 @@
+/**
+ * How tools reach symbols: pick the server for a file, bring it up to date with the disk, ask for
+ * its document symbols (cached per document version), and resolve name paths.
+ */
+import type { LanguageAdapter } from "../../language-servers/adapter.js";
+import { AppError } from "../errors.js";
+import type { LspSession } from "../lsp/session.js";
+import type { OpenDocument } from "../lsp/types.js";
+import type { Project } from "../project/project.js";
+import type { CheckedPath } from "../security/sandbox.js";
+import { matchesNamePath, parseNamePath } from "../symbols/name-path.js";
+import { buildTree, hierarchyFromFlat, isDocumentSymbols, type SymbolNode, walk } from "../symbols/tree.js";
+import type { DocumentSymbol, SymbolInformation } from "vscode-languageserver-protocol";
+
+export interface FileSymbols {
+  path: CheckedPath;
+  doc: OpenDocument;
+  roots: SymbolNode[];
+  session: LspSession;
+  adapter: LanguageAdapter;
+}
+
+interface CacheEntry {
+  session: LspSession;
+  uri: string;
+  version: number;
+  roots: SymbolNode[];
+}
+
+const caches = new WeakMap<Project, Map<string, CacheEntry>>();
+
+function cacheOf(project: Project): Map<string, CacheEntry> {
+  let c = caches.get(project);
+  if (!c) {
+    c = new Map();
+    caches.set(project, c);
+  }
+  return c;
+}
+
+export function checkReadable(project: Project, path: CheckedPath): void {
+  if (project.secrets.isSecret(path.rel)) {
+    throw new AppError("secret_file", `'${path.rel}' looks like a secret file and is never read by scalpel.`);
+  }
+}
+
+export async function fileSymbols(project: Project, path: CheckedPath, signal?: AbortSignal): Promise<FileSymbols> {
+  checkReadable(project, path);
+  const { session, adapter } = project.pool.sessionFor(path.abs);
+  await session.whenReady(signal);
+  const doc = await session.sync(path.abs);
+  const cache = cacheOf(project);
+  const hit = cache.get(path.abs);
+  if (hit && hit.session === session && hit.version === doc.version && hit.uri === doc.uri) {
+    return { path, doc, roots: hit.roots, session, adapter };
+  }
+  const raw = await session.request<(DocumentSymbol | SymbolInformation)[] | null>(
+    "textDocument/documentSymbol",
+    { textDocument: { uri: doc.uri } },
+    signal ? { signal } : {},
+  );
+  const list = raw ?? [];
+  const hierarchical = isDocumentSymbols(list) ? list : hierarchyFromFlat(list as SymbolInformation[]);
+  const roots = buildTree(adapter.normalizeSymbols ? adapter.normalizeSymbols(hierarchical) : hierarchical);
+  cache.set(path.abs, { session, uri: doc.uri, version: doc.version, roots });
+  return { path, doc, roots, session, adapter };
+}
+
+export function matchSymbols(roots: readonly SymbolNode[], pattern: string, substring = false): SymbolNode[] {
+  const parsed = parseNamePath(pattern);
+  return [...walk(roots)].filter((n) => matchesNamePath(parsed, n.path, substring));
+}
+
+/** Resolves a name path in one file to exactly one symbol, or explains what to do instead. */
+export async function resolveSymbol(
+  project: Project,
+  relativePath: string,
+  namePath: string,
+  signal?: AbortSignal,
+): Promise<{ file: FileSymbols; node: SymbolNode }> {
+  const path = project.sandbox.resolve(relativePath, { mustExist: true, kind: "file" });
+  const file = await fileSymbols(project, path, signal);
+  const found = matchSymbols(file.roots, namePath);
+  if (found.length === 1) return { file, node: found[0]! };
+  if (found.length === 0) {
+    const last = parseNamePath(namePath).segments.at(-1)?.name.toLowerCase() ?? "";
+    const all = [...walk(file.roots)].filter((n) => !n.local);
+    const close = all
+      .filter((n) => n.name.toLowerCase().includes(last) || last.includes(n.name.toLowerCase()))
+      .slice(0, 8)
+      .map((n) => n.namePath);
+    const hint =
+      close.length > 0
+        ? ` Close matches: ${close.join(", ")}.`
+        : ` Top-level symbols there: ${file.roots
+            .slice(0, 12)
+            .map((n) => n.namePath)
+            .join(", ")}.`;
+    throw new AppError(
+      "symbol_not_found",
+      `Symbol '${namePath}' not found in ${path.rel}.${hint} Use get_symbols_overview on the file to see its name paths.`,
+    );
+  }
+  const listed = found
+    .slice(0, 10)
+    .map((n) => `${n.namePath} (${n.kind}, line ${n.range.start.line + 1})`)
+    .join("; ");
+  throw new AppError(
+    "ambiguous_symbol",
+    `'${namePath}' matches ${found.length} symbols in ${path.rel}: ${listed}. Repeat the call with one of these name paths (an index such as 'name[0]' picks among overloads).`,
+    { candidates: found.map((n) => n.namePath) },
+  );
+}

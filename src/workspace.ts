@@ -1,0 +1,78 @@
+/**
+ * The state of one MCP session: options and the active project. Activating another project stops
+ * the servers of the previous one.
+ */
+import { realpath, stat } from "node:fs/promises";
+import { isAbsolute, resolve } from "node:path";
+import { adapters } from "../language-servers/index.js";
+import { AppError } from "./errors.js";
+import type { Logger } from "./log.js";
+import { detectLanguages } from "./project/detect.js";
+import { Project } from "./project/project.js";
+import { ServerPool } from "./project/server-pool.js";
+
+export interface WorkspaceOptions {
+  readOnly: boolean;
+  /** Base for relative project paths. */
+  cwd: string;
+}
+
+export class Workspace {
+  private current: Project | null = null;
+  private detected: string[] = [];
+
+  constructor(
+    readonly options: WorkspaceOptions,
+    readonly log: Logger,
+  ) {}
+
+  get project(): Project | null {
+    return this.current;
+  }
+
+  get languages(): string[] {
+    return this.detected;
+  }
+
+  async activate(projectArg: string): Promise<Project> {
+    const root = await resolveRoot(projectArg, this.options.cwd);
+    if (this.current?.root === root) return this.current;
+    await this.current?.pool.shutdown();
+    const project = new Project({ root, readOnly: this.options.readOnly }, this.log.child("project"));
+    const found = await detectLanguages(root, project.ignore, adapters);
+    this.detected = found.map((f) => f.language);
+    project.pool = new ServerPool(root, adapters, this.log.child("lsp"));
+    this.current = project;
+    for (const language of this.detected) {
+      try {
+        project.pool.start(language);
+      } catch (error) {
+        this.log.warn(`cannot start ${language} server`, error instanceof Error ? error.message : error);
+      }
+    }
+    return project;
+  }
+
+  async shutdown(): Promise<void> {
+    await this.current?.pool.shutdown();
+  }
+}
+
+async function resolveRoot(projectArg: string, cwd: string): Promise<string> {
+  if (projectArg.includes("\0")) throw new AppError("invalid_argument", "The project path contains a NUL byte.");
+  const candidate = isAbsolute(projectArg) ? projectArg : resolve(cwd, projectArg);
+  let real: string;
+  try {
+    real = await realpath(candidate);
+  } catch {
+    throw new AppError(
+      "file_not_found",
+      `No directory '${projectArg}' exists. Give the project's root directory as an absolute path or relative to where scalpel was started.`,
+    );
+  }
+  const s = await stat(real);
+  if (!s.isDirectory()) {
+    throw new AppError("invalid_argument", `'${projectArg}' is a file; give the project's root directory.`);
+  }
+  return real;
+}
