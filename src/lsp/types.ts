@@ -13,7 +13,17 @@ export interface LaunchCommand {
 /** How the client decides the server has finished loading the project. */
 export type ReadinessRule =
   /** Ready after initialize plus the end of every `$/progress` begun within `settleMs` of start. */
-  | { kind: "progress"; settleMs: number; maxWaitMs: number }
+  | {
+      kind: "progress";
+      settleMs: number;
+      maxWaitMs: number;
+      /**
+       * Servers that load a project only when a file is opened (tsserver): after the first
+       * didOpen, requests wait up to this long for a progress to begin (then for its end).
+       * Defaults to `settleMs`.
+       */
+      firstOpenSettleMs?: number;
+    }
   /** rust-analyzer: ready when `experimental/serverStatus` says `quiescent: true`. */
   | { kind: "server-status"; maxWaitMs: number }
   /** Dart: ready when `$/analyzerStatus` says `isAnalyzing: false`. */
@@ -34,6 +44,12 @@ export interface ServerSpec {
   languageIdFor: (ext: string) => string;
   /** Push diagnostics only (tsserver), or pull with push fallback. */
   diagnostics: "push" | "pull";
+  /**
+   * Push servers that debounce re-checks: the least time between a didOpen/didChange carrying
+   * `text` and the server's first real publish for it. Publishes that arrive sooner (tsls's
+   * `eagerClear` empty set) do not count as the answer to that change.
+   */
+  diagnosticsDelayMs?: (text: string) => number;
   /** Per-request timeout in ms (default 30 s). */
   requestTimeoutMs?: number;
 }

@@ -1,0 +1,42 @@
+/**
+ * What scalpel tells servers it supports. Only what the client really handles: servers change their
+ * answers by these flags (Dart collapses symbol ranges without hierarchical support, tsserver
+ * reports load progress only with workDoneProgress).
+ */
+import type { ClientCapabilities, SymbolKind } from "vscode-languageserver-protocol";
+
+const symbolKinds = Array.from({ length: 26 }, (_, i) => (i + 1) as SymbolKind);
+
+export const clientCapabilities: ClientCapabilities = {
+  workspace: {
+    applyEdit: false,
+    workspaceEdit: {
+      documentChanges: true,
+      resourceOperations: ["create", "rename", "delete"],
+      failureHandling: "abort",
+    },
+    configuration: true,
+    didChangeConfiguration: { dynamicRegistration: false },
+    didChangeWatchedFiles: { dynamicRegistration: true },
+    workspaceFolders: true,
+    symbol: { dynamicRegistration: false, symbolKind: { valueSet: symbolKinds } },
+  },
+  textDocument: {
+    synchronization: { dynamicRegistration: false, didSave: true, willSave: false, willSaveWaitUntil: false },
+    publishDiagnostics: { relatedInformation: true, versionSupport: true },
+    diagnostic: { dynamicRegistration: false, relatedDocumentSupport: false },
+    definition: { dynamicRegistration: false, linkSupport: false },
+    references: { dynamicRegistration: false },
+    implementation: { dynamicRegistration: false, linkSupport: false },
+    rename: { dynamicRegistration: false, prepareSupport: true },
+    documentSymbol: {
+      dynamicRegistration: false,
+      hierarchicalDocumentSymbolSupport: true,
+      symbolKind: { valueSet: symbolKinds },
+    },
+  },
+  window: { workDoneProgress: true, showMessage: {} },
+  general: { positionEncodings: ["utf-16"] },
+  // rust-analyzer reports readiness through `experimental/serverStatus` only when asked.
+  experimental: { serverStatusNotification: true },
+};

@@ -1,0 +1,393 @@
+/**
+ * One running language server for one root: lifecycle (spawn → initialize → ready → shutdown),
+ * readiness gating, document sync, diagnostics, crash handling. Knows nothing about tools.
+ */
+import { basename } from "node:path";
+import type { DocumentDiagnosticReport, PublishDiagnosticsParams } from "vscode-languageserver-protocol";
+import { ResponseError } from "vscode-languageserver-protocol/node";
+import { AppError, isAppError } from "../errors.js";
+import type { Logger } from "../log.js";
+import { clientCapabilities } from "./capabilities.js";
+import { LspConnection, METHOD_NOT_FOUND } from "./connection.js";
+import { DiagnosticsStore } from "./diagnostics.js";
+import { Documents, type TrackedDocument } from "./documents.js";
+import { type ServerProcess, spawnServer, terminateGroup } from "./process.js";
+import { Readiness } from "./readiness.js";
+import type { DiagnosticsResult, OpenDocument, RequestOptions, ServerSpec, SessionStatus } from "./types.js";
+import { pathToUri } from "./uri.js";
+
+export interface SessionEvents {
+  onStatus?(status: SessionStatus, detail?: string): void;
+  onProgress?(title: string, message?: string, percentage?: number): void;
+}
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+const INITIALIZE_TIMEOUT_MS = 60_000;
+const SHUTDOWN_REQUEST_MS = 1_500;
+const DEFAULT_DIAG_WAIT_MS = 10_000;
+const DEFAULT_DIAG_QUIET_MS = 700;
+
+export class LspSession {
+  private _status: SessionStatus = "stopped";
+  private _failure: string | undefined;
+  private _startedAt: number | undefined;
+  private proc: ServerProcess | undefined;
+  private conn: LspConnection | undefined;
+  private started = false;
+  private stopping = false;
+  private initialized!: Promise<void>;
+  private ready!: Promise<void>;
+  private shutdownPromise: Promise<void> | undefined;
+  private readonly readiness: Readiness;
+  private readonly store = new DiagnosticsStore();
+  private readonly documents: Documents;
+  private readonly log: Logger;
+  private readonly label: string;
+  private readonly rootUri: string;
+  /** Event-clock value of the last `didWrite`; dependants of written files need a re-check. */
+  private lastWriteSeq = 0;
+  private pullUnsupported = false;
+
+  constructor(
+    readonly spec: ServerSpec,
+    private readonly rootDir: string,
+    logger: Logger,
+    private readonly events: SessionEvents = {},
+  ) {
+    this.log = logger.child(spec.id);
+    this.label = `${spec.id} language server`;
+    this.rootUri = pathToUri(rootDir);
+    this.readiness = new Readiness(spec.readiness, this.log, (title, message, percentage) =>
+      this.events.onProgress?.(title, message, percentage),
+    );
+    this.documents = new Documents({
+      notify: (method, params) => this.conn?.notify(method, params) ?? Promise.resolve(),
+      languageIdFor: (ext) => spec.languageIdFor(ext),
+      tick: () => this.store.tick(),
+      onOpened: () => this.readiness.documentOpened(),
+    });
+  }
+
+  get status(): SessionStatus {
+    return this._status;
+  }
+  get pid(): number | undefined {
+    return this.proc?.pid;
+  }
+  get startedAt(): number | undefined {
+    return this._startedAt;
+  }
+  get failure(): string | undefined {
+    return this._failure;
+  }
+  get indexing(): boolean {
+    return this._status === "ready" && this.readiness.indexing;
+  }
+
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    this._startedAt = Date.now();
+    this.setStatus("starting");
+    this.initialized = this.boot();
+    this.ready = this.initialized.then(async () => {
+      await this.readiness.initialLoad();
+      if (this._status !== "starting") throw this.unavailable();
+      this.setStatus("ready");
+    });
+    // Rejections are observed by whoever awaits whenReady; these copies must not go unhandled.
+    this.initialized.catch(() => undefined);
+    this.ready.catch(() => undefined);
+  }
+
+  async whenReady(signal?: AbortSignal): Promise<void> {
+    if (!this.started) this.start();
+    await abortable(this.ready, signal);
+  }
+
+  async request<R>(method: string, params: unknown, opts: RequestOptions = {}): Promise<R> {
+    await this.whenReady(opts.signal);
+    await this.readiness.idle(opts.signal);
+    const conn = this.conn;
+    if (!conn || this._status !== "ready") throw this.unavailable();
+    return conn.request<R>(method, params, {
+      timeoutMs: opts.timeoutMs ?? this.spec.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS,
+      signal: opts.signal,
+    });
+  }
+
+  async sync(absPath: string): Promise<OpenDocument> {
+    const doc = await this.syncTracked(absPath);
+    return { uri: doc.uri, version: doc.version, text: doc.text };
+  }
+
+  async didWrite(absPaths: string[]): Promise<void> {
+    await this.whenInitialized();
+    this.lastWriteSeq = this.store.tick();
+    await this.documents.didWrite(absPaths);
+  }
+
+  async diagnostics(
+    absPath: string,
+    opts: { maxWaitMs?: number; quietMs?: number; signal?: AbortSignal } = {},
+  ): Promise<DiagnosticsResult> {
+    let doc = await this.syncTracked(absPath);
+    if (this.spec.diagnostics === "pull" && !this.pullUnsupported) {
+      try {
+        const report = await this.request<DocumentDiagnosticReport>(
+          "textDocument/diagnostic",
+          { textDocument: { uri: doc.uri } },
+          opts.signal ? { signal: opts.signal } : {},
+        );
+        // Without previousResultId the server must answer "full".
+        if (report.kind === "full") return { diagnostics: report.items, complete: true };
+      } catch (e) {
+        if (!(isAppError(e) && e.details?.lspCode === METHOD_NOT_FOUND)) throw e;
+        this.log.info("server does not support pull diagnostics; using published diagnostics");
+        this.pullUnsupported = true;
+      }
+    }
+    await this.whenReady(opts.signal);
+    const last = this.store.get(doc.uri);
+    if (this.lastWriteSeq > doc.changedSeq && (last === undefined || this.lastWriteSeq > last.seq)) {
+      // Another file was written since this one was last checked: its errors may have changed
+      // although its text did not, and push servers re-check only on a change of their own.
+      doc = (await this.documents.touch(doc.uri)) ?? doc;
+    }
+    const maxWaitMs = opts.maxWaitMs ?? DEFAULT_DIAG_WAIT_MS;
+    const complete = await this.store.settle(doc.uri, {
+      afterSeq: doc.changedSeq,
+      notBefore: doc.changedAt + (this.spec.diagnosticsDelayMs?.(doc.text) ?? 0),
+      minVersion: doc.version,
+      maxWaitMs,
+      quietMs: opts.quietMs ?? DEFAULT_DIAG_QUIET_MS,
+      signal: opts.signal,
+    });
+    if (this._status === "failed") throw this.crashed("waiting for diagnostics");
+    const diagnostics = this.store.get(doc.uri)?.diagnostics ?? [];
+    return complete
+      ? { diagnostics, complete }
+      : {
+          diagnostics,
+          complete,
+          incompleteReason: `diagnostics still pending after ${Math.round(maxWaitMs / 100) / 10} s`,
+        };
+  }
+
+  shutdown(): Promise<void> {
+    this.shutdownPromise ??= this.stop();
+    return this.shutdownPromise;
+  }
+
+  // ---- internals ----
+
+  private async syncTracked(absPath: string): Promise<TrackedDocument> {
+    await this.whenInitialized();
+    return this.documents.sync(absPath);
+  }
+
+  /** Documents may be sent once `initialized` went out; full readiness is only needed for requests. */
+  private async whenInitialized(): Promise<void> {
+    if (!this.started) this.start();
+    await this.initialized;
+    if (this._status === "failed" || this._status === "stopped") throw this.unavailable();
+  }
+
+  private async boot(): Promise<void> {
+    const proc = spawnServer(this.spec.launch, this.rootDir, this.log);
+    this.proc = proc;
+    void proc.exited.then(({ code, signal, spawnError }) => {
+      if (this.stopping) return;
+      if (spawnError) this.fail(`could not be started (${spawnError})`);
+      else this.fail(`exited unexpectedly (${signal ? `signal ${signal}` : `exit code ${code}`})`);
+    });
+    const stdout = proc.child.stdout;
+    const stdin = proc.child.stdin;
+    if (proc.pid === undefined || !stdout || !stdin) {
+      const { spawnError } = await proc.exited;
+      this.fail(`could not be started (${spawnError ?? "no process"})`);
+      throw this.unavailable();
+    }
+    this.watchForGarbage(stdout);
+    const conn = new LspConnection(stdout, stdin, this.log, this.label);
+    this.conn = conn;
+    this.registerHandlers(conn);
+    conn.raw.onError(([err]) => this.fail(`sent malformed protocol data (${err.message.split("\n")[0]})`));
+    conn.raw.onClose(() => {
+      // The pipe usually closes just before the exit is reported; prefer the exit code as reason.
+      void Promise.race([proc.exited, sleep(200)]).then(() => {
+        if (!this.stopping) this.fail("closed its connection");
+      });
+    });
+    conn.listen();
+    try {
+      await conn.request(
+        "initialize",
+        {
+          processId: process.pid,
+          clientInfo: { name: "scalpel" },
+          rootUri: this.rootUri,
+          rootPath: this.rootDir,
+          workspaceFolders: [{ uri: this.rootUri, name: basename(this.rootDir) }],
+          capabilities: clientCapabilities,
+          initializationOptions: this.spec.initializationOptions ?? null,
+        },
+        { timeoutMs: INITIALIZE_TIMEOUT_MS },
+      );
+      await conn.notify("initialized", {});
+      if (this.spec.didChangeConfigurationSettings !== undefined) {
+        await conn.notify("workspace/didChangeConfiguration", {
+          settings: this.spec.didChangeConfigurationSettings,
+        });
+      }
+    } catch (e) {
+      const reason =
+        isAppError(e) && e.code === "request_timeout" ? "did not answer initialize" : messageOf(e);
+      this.fail(`failed to initialize (${reason})`);
+      throw this.unavailable();
+    }
+    if (this._status !== "starting") throw this.unavailable();
+    this.log.debug(`initialized in ${Date.now() - (this._startedAt ?? 0)} ms`);
+  }
+
+  private registerHandlers(conn: LspConnection): void {
+    const c = conn.raw;
+    c.onRequest("workspace/configuration", (params: { items?: { section?: string; scopeUri?: string }[] }) =>
+      (params.items ?? []).map((item) => this.spec.configuration?.(item.section, item.scopeUri) ?? null),
+    );
+    c.onRequest("client/registerCapability", () => null);
+    c.onRequest("client/unregisterCapability", () => null);
+    c.onRequest("window/workDoneProgress/create", (params: { token: string | number }) => {
+      this.readiness.created(params.token);
+      return null;
+    });
+    c.onRequest("workspace/workspaceFolders", () => [{ uri: this.rootUri, name: basename(this.rootDir) }]);
+    c.onRequest("window/showMessageRequest", () => null);
+    // Scalpel validates and applies edits itself; a server never writes through us.
+    c.onRequest("workspace/applyEdit", () => ({
+      applied: false,
+      failureReason: "client applies edits itself",
+    }));
+    c.onNotification("$/progress", (params: { token: string | number; value: unknown }) =>
+      this.readiness.progress(params.token, params.value),
+    );
+    c.onNotification("textDocument/publishDiagnostics", (params: PublishDiagnosticsParams) =>
+      this.store.publish(params),
+    );
+    c.onNotification("experimental/serverStatus", (params: unknown) => this.readiness.serverStatus(params));
+    c.onNotification("$/analyzerStatus", (params: unknown) => this.readiness.analyzerStatus(params));
+    c.onNotification("window/logMessage", (params: { message?: string }) =>
+      this.log.debug(`server: ${params.message}`),
+    );
+    c.onNotification("window/showMessage", (params: { message?: string }) =>
+      this.log.debug(`server message: ${params.message}`),
+    );
+    c.onNotification((method: string) => this.log.debug(`ignored notification ${method}`));
+    c.onRequest((method: string) => {
+      this.log.debug(`unsupported server request ${method}`);
+      return new ResponseError(METHOD_NOT_FOUND, `scalpel does not handle ${method}`);
+    });
+  }
+
+  /** LSP output always starts with a `Content-` header; anything else means a broken server. */
+  private watchForGarbage(stdout: NodeJS.ReadableStream): void {
+    let head = "";
+    const onData = (chunk: Buffer | string) => {
+      head += chunk.toString().slice(0, 8);
+      if (head.length < 8) {
+        if ("Content-".toLowerCase().startsWith(head.toLowerCase())) return;
+      } else if (head.slice(0, 8).toLowerCase() === "content-") {
+        stdout.removeListener("data", onData);
+        return;
+      }
+      stdout.removeListener("data", onData);
+      this.fail("wrote non-LSP output to stdout");
+    };
+    stdout.on("data", onData);
+  }
+
+  private fail(reason: string): void {
+    if (this._status === "failed" || this._status === "stopped") return;
+    this._failure = `The ${this.label} ${reason}.`;
+    this.log.warn(this._failure);
+    this.conn?.kill(this.crashed());
+    this.setStatus("failed", this._failure);
+    const pid = this.proc?.pid;
+    this.conn?.dispose();
+    if (pid !== undefined) void terminateGroup(pid, 500);
+  }
+
+  private async stop(): Promise<void> {
+    const wasLive = this._status === "starting" || this._status === "ready";
+    this.stopping = true;
+    this.started = true;
+    this.initialized ??= Promise.reject(this.unavailable());
+    this.ready ??= this.initialized;
+    this.initialized.catch(() => undefined);
+    const proc = this.proc;
+    const conn = this.conn;
+    try {
+      if (wasLive && conn && proc && !proc.hasExited) {
+        await conn
+          .request("shutdown", null, { timeoutMs: SHUTDOWN_REQUEST_MS })
+          .catch((e: unknown) => this.log.debug("shutdown request failed", messageOf(e)));
+        await conn.notify("exit", null);
+        await Promise.race([proc.exited, sleep(500)]);
+      }
+    } catch (e) {
+      this.log.debug("shutdown sequence", messageOf(e));
+    }
+    this.setStatus("stopped");
+    conn?.kill(this.unavailable());
+    conn?.dispose();
+    // Even after a clean exit, helpers the server forked may linger in its group.
+    if (proc?.pid !== undefined) await terminateGroup(proc.pid, 1000);
+  }
+
+  private setStatus(status: SessionStatus, detail?: string): void {
+    if (this._status === status) return;
+    this._status = status;
+    try {
+      if (detail === undefined) this.events.onStatus?.(status);
+      else this.events.onStatus?.(status, detail);
+    } catch (e) {
+      this.log.warn("status listener threw", e);
+    }
+  }
+
+  private unavailable(): AppError {
+    if (this._status === "stopped") {
+      return new AppError("language_server_unavailable", `The ${this.label} was stopped.`);
+    }
+    return new AppError(
+      "language_server_unavailable",
+      `${this._failure ?? `The ${this.label} is not available.`} Check it with \`scalpel doctor\`, then retry.`,
+    );
+  }
+
+  private crashed(during?: string): AppError {
+    return new AppError(
+      "server_crashed",
+      `${this._failure ?? `The ${this.label} crashed.`}${during ? ` (while ${during})` : ""} Retry the call; the server will be started again.`,
+    );
+  }
+}
+
+function abortable<T>(p: Promise<T>, signal?: AbortSignal): Promise<T> {
+  if (!signal) return p;
+  if (signal.aborted)
+    return Promise.reject(signal.reason instanceof Error ? signal.reason : new Error("aborted"));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason instanceof Error ? signal.reason : new Error("aborted"));
+    signal.addEventListener("abort", onAbort, { once: true });
+    p.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}
+
+function messageOf(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}

@@ -1,0 +1,160 @@
+import * as assert from "node:assert/strict";
+import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, test } from "node:test";
+import { fileURLToPath } from "node:url";
+import { isAppError } from "../../src/errors.js";
+import { log } from "../../src/log.js";
+import { LspSession } from "../../src/lsp/session.js";
+import type { ReadinessRule, ServerSpec, SessionStatus } from "../../src/lsp/types.js";
+
+const fake = fileURLToPath(new URL("../helpers/fake-lsp.mjs", import.meta.url));
+let root: string;
+let record: string;
+
+before(() => {
+  root = realpathSync(mkdtempSync(join(tmpdir(), "scalpel-faults-")));
+  record = join(root, "record.jsonl");
+  writeFileSync(join(root, "a.ts"), "export const a = 1;\n");
+});
+after(() => rmSync(root, { recursive: true, force: true }));
+
+function fakeSpec(mode: string, opts: { readiness?: ReadinessRule; delayMs?: number } = {}): ServerSpec {
+  writeFileSync(record, "");
+  return {
+    id: `fake-${mode}`,
+    launch: {
+      command: process.execPath,
+      args: [fake, mode],
+      env: { FAKE_LSP_RECORD: record, FAKE_LSP_DELAY: String(opts.delayMs ?? 1500) },
+    },
+    readiness: opts.readiness ?? { kind: "immediate" },
+    languageIdFor: () => "typescript",
+    diagnostics: "push",
+    requestTimeoutMs: 5_000,
+  };
+}
+
+function events(): Record<string, unknown>[] {
+  return readFileSync(record, "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+}
+
+/** Alive and not a zombie: an orphan may wait to be reaped by an init that never does. */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+  } catch {
+    return process.platform !== "linux";
+  }
+}
+
+test("a crash during a request rejects it with server_crashed and fails the session", async () => {
+  const statuses: SessionStatus[] = [];
+  const s = new LspSession(fakeSpec("crash-on-request"), root, log, { onStatus: (st) => statuses.push(st) });
+  s.start();
+  await s.whenReady();
+  await assert.rejects(s.request("test/echo", {}), (e) => isAppError(e) && e.code === "server_crashed");
+  assert.equal(s.status, "failed");
+  assert.match(s.failure ?? "", /exit code 3/);
+  assert.ok(!(s.failure ?? "").includes(root), "failure reason must not leak host paths");
+  assert.deepEqual(statuses, ["starting", "ready", "failed"]);
+  await assert.rejects(
+    s.request("test/echo", {}),
+    (e) => isAppError(e) && e.code === "language_server_unavailable",
+  );
+  await s.shutdown();
+});
+
+test("a hanging request times out and is cancelled", async () => {
+  const s = new LspSession(fakeSpec("hang"), root, log);
+  const started = Date.now();
+  await assert.rejects(
+    s.request("test/echo", {}, { timeoutMs: 300 }),
+    (e) => isAppError(e) && e.code === "request_timeout" && /timed out after 0\.3 s/.test(e.message),
+  );
+  assert.ok(Date.now() - started < 3000);
+  // The cancellation travels to the fake asynchronously.
+  for (let i = 0; i < 50 && !events().some((e) => e.event === "cancelled"); i++) await sleep(20);
+  assert.ok(
+    events().some((e) => e.event === "cancelled" && e.method === "test/echo"),
+    "$/cancelRequest was sent",
+  );
+  assert.equal(s.status, "ready", "a timeout is not a crash");
+  await s.shutdown();
+});
+
+test("an aborted request is cancelled too", async () => {
+  const s = new LspSession(fakeSpec("hang"), root, log);
+  await s.whenReady();
+  const ac = new AbortController();
+  const p = s.request("test/echo", {}, { signal: ac.signal });
+  setTimeout(() => ac.abort(new Error("caller gave up")), 50);
+  await assert.rejects(p, /caller gave up/);
+  for (let i = 0; i < 50 && !events().some((e) => e.event === "cancelled"); i++) await sleep(20);
+  assert.ok(events().some((e) => e.event === "cancelled"));
+  await s.shutdown();
+});
+
+test("garbage on stdout fails the session cleanly", async () => {
+  const s = new LspSession(fakeSpec("garbage"), root, log);
+  await assert.rejects(s.whenReady(), (e) => isAppError(e) && e.code === "language_server_unavailable");
+  assert.equal(s.status, "failed");
+  assert.match(s.failure ?? "", /non-LSP output/);
+  await s.shutdown();
+});
+
+test("a slow start is waited for", async () => {
+  const s = new LspSession(fakeSpec("slow-start", { delayMs: 600 }), root, log);
+  s.start();
+  assert.equal(s.status, "starting");
+  assert.deepEqual(await s.request("test/echo", { n: 1 }), { n: 1 });
+  assert.equal(s.status, "ready");
+  await s.shutdown();
+});
+
+test("requests after the first didOpen wait for the progress it starts", async () => {
+  const s = new LspSession(
+    fakeSpec("progress", { delayMs: 700, readiness: { kind: "progress", settleMs: 200, maxWaitMs: 5_000 } }),
+    root,
+    log,
+  );
+  await s.whenReady();
+  await s.sync(join(root, "a.ts"));
+  await s.request("test/echo", {});
+  const order = events().map((e) => e.event);
+  assert.ok(order.indexOf("progress-end") !== -1, "progress ended");
+  assert.ok(order.indexOf("progress-end") < order.indexOf("request"), `request waited: ${order.join(",")}`);
+  await s.shutdown();
+});
+
+test("shutdown kills the whole process group, grandchildren included", async () => {
+  const s = new LspSession(fakeSpec("grandchild"), root, log);
+  await s.whenReady();
+  const pid = s.pid;
+  assert.ok(pid !== undefined);
+  let grandchild: number | undefined;
+  for (let i = 0; i < 50 && grandchild === undefined; i++) {
+    grandchild = events().find((e) => e.event === "grandchild")?.pid as number | undefined;
+    if (grandchild === undefined) await sleep(20);
+  }
+  assert.ok(grandchild !== undefined && alive(grandchild));
+  await s.shutdown();
+  await s.shutdown(); // idempotent
+  assert.equal(s.status, "stopped");
+  assert.equal(alive(pid), false, "server gone");
+  assert.equal(alive(grandchild), false, "grandchild (ignores SIGTERM) gone");
+});
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}
