@@ -1,0 +1,46 @@
+/**
+ * An edit plan: what a tool or a language server wants changed, as operations on checked paths.
+ * Symbol edits, text replacement and server `WorkspaceEdit`s all become a plan, and only
+ * `applyPlan` turns a plan into writes.
+ */
+import type { CheckedPath } from "../security/sandbox.js";
+import type { TextEdit } from "./text.js";
+
+export interface EditFileOp {
+  kind: "edit";
+  path: CheckedPath;
+  /** Computed against one text (LSP semantics); new text gets the file's line endings. */
+  edits: TextEdit[];
+  /** The text (BOM stripped) the edits were computed against; if the file differs now → edit_conflict. */
+  expectedText?: string;
+}
+
+export interface CreateFileOp {
+  kind: "create";
+  path: CheckedPath;
+  content: string;
+  overwrite: boolean;
+  /** LSP `ignoreIfExists`: an existing file is left alone instead of being an error. */
+  ignoreIfExists?: boolean;
+}
+
+export interface DeleteFileOp {
+  kind: "delete";
+  path: CheckedPath;
+  /** LSP `ignoreIfNotExists`. */
+  ignoreIfNotExists?: boolean;
+}
+
+export interface RenameFileOp {
+  kind: "rename";
+  from: CheckedPath;
+  to: CheckedPath;
+  overwrite: boolean;
+  /** LSP `ignoreIfExists`: an existing target makes the rename a no-op. */
+  ignoreIfExists?: boolean;
+}
+
+export type EditOp = EditFileOp | CreateFileOp | DeleteFileOp | RenameFileOp;
+
+/** Operations apply in order, each to the result of the ones before (as in `documentChanges`). */
+export type EditPlan = EditOp[];

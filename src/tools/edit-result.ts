@@ -1,0 +1,117 @@
+/**
+ * The result every writing tool returns, and the one path from an edit plan to the disk for tools:
+ * read-only check, apply (or preview), tell the language servers, describe what happened.
+ */
+import { randomBytes } from "node:crypto";
+import { z } from "zod";
+import { applyPlan } from "../edits/apply.js";
+import type { EditPlan } from "../edits/plan.js";
+import { AppError } from "../errors.js";
+import { plural } from "./common.js";
+import type { ToolContext } from "./tool.js";
+
+export const diagnosticSchema = z.object({
+  severity: z.enum(["error", "warning", "information", "hint"]),
+  line: z.number().int().describe("1-based"),
+  column: z.number().int().describe("1-based, UTF-16 code units"),
+  end_line: z.number().int(),
+  end_column: z.number().int(),
+  message: z.string(),
+  code: z.string().optional(),
+  source: z.string().optional(),
+  symbol: z.string().optional().describe("name path of the innermost symbol containing it"),
+  relative_path: z.string().optional().describe("set where diagnostics of several files are listed together"),
+});
+
+export const fileChangeSchema = z.object({
+  relative_path: z.string(),
+  added_lines: z.number().int(),
+  removed_lines: z.number().int(),
+});
+
+export const editResultShape = {
+  applied: z.boolean().describe("false for a dry run: nothing was written"),
+  edit_id: z.string().optional().describe("pass to undo_edit to revert this edit"),
+  files: z.array(fileChangeSchema),
+  diff: z.string().optional().describe("unified diff of the change"),
+  diagnostics_delta: z
+    .object({ new: z.array(diagnosticSchema), resolved: z.array(diagnosticSchema) })
+    .optional()
+    .describe("diagnostics that appeared or disappeared in the touched files"),
+  truncated: z.boolean().optional(),
+  hint: z.string().optional(),
+};
+
+export const editResultSchema = z.object(editResultShape);
+export type EditResult = z.infer<typeof editResultSchema>;
+export type Diagnostic = z.infer<typeof diagnosticSchema>;
+
+/** An applied edit's diff is echoed back only up to this size; a dry run always carries it. */
+export const appliedDiffMaxChars = 4000;
+
+/** Budget steps for writing tools: the diff is the only part that can be large. */
+export const editResultShrink: Array<(r: EditResult) => EditResult> = [
+  (r) => {
+    const { diff: _diff, ...rest } = r;
+    return rest;
+  },
+];
+
+export const editNarrowHint =
+  "The diff was left out because it is large; run with dry_run on a smaller change, or read the changed lines with read_file.";
+
+export async function commitPlan(ctx: ToolContext, plan: EditPlan, dryRun: boolean): Promise<EditResult> {
+  const project = ctx.project;
+  if (project.readOnly && !dryRun) {
+    throw new AppError(
+      "read_only",
+      "The project is in read-only mode, so nothing can be written. Use dry_run: true to preview the change.",
+    );
+  }
+  const applied = await applyPlan(plan, { dryRun });
+  const files = applied.files;
+  if (dryRun) return { applied: false, files, diff: applied.diff };
+  const result: EditResult = { applied: true, edit_id: newEditId(), files };
+  if (applied.diff !== "" && applied.diff.length <= appliedDiffMaxChars) result.diff = applied.diff;
+  if (applied.written.length > 0) {
+    try {
+      await project.notifyWritten(applied.written);
+    } catch (e) {
+      // The files are written; a server that missed the news re-reads them on its next sync.
+      ctx.log.warn("could not notify language servers of written files", e);
+    }
+  }
+  return result;
+}
+
+function newEditId(): string {
+  return `e${randomBytes(4).toString("hex")}`;
+}
+
+export function renderEditResult(r: EditResult): string {
+  const out: string[] = [];
+  const count = plural(r.files.length, "file");
+  if (!r.applied) out.push(`Dry run: nothing was written. The edit would change ${count}:`);
+  else if (r.files.length === 0) out.push("Applied; no file content changed.");
+  else out.push(`Applied edit ${r.edit_id ?? ""} to ${count}:`.replace("  ", " "));
+  for (const f of r.files) out.push(`  ${f.relative_path} (+${f.added_lines} -${f.removed_lines})`);
+  if (r.diff) out.push("", r.diff.trimEnd());
+  const delta = r.diagnostics_delta;
+  if (delta) {
+    if (delta.new.length === 0 && delta.resolved.length === 0) out.push("", "Diagnostics: no change.");
+    if (delta.new.length > 0) {
+      out.push("", `New diagnostics (${delta.new.length}):`);
+      for (const d of delta.new) out.push(`  ${renderDiagnostic(d)}`);
+    }
+    if (delta.resolved.length > 0) out.push("", `Resolved diagnostics: ${delta.resolved.length}`);
+  }
+  if (r.truncated && r.hint) out.push("", `(truncated) ${r.hint}`);
+  return out.join("\n");
+}
+
+function renderDiagnostic(d: Diagnostic): string {
+  const code = d.code ? ` [${d.code}]` : "";
+  const sym = d.symbol ? ` (in ${d.symbol})` : "";
+  const where = d.relative_path ? `${d.relative_path}:` : "";
+  return `${where}${d.line}:${d.column} ${d.severity}${code}: ${d.message}${sym}`;
+}

@@ -1,0 +1,76 @@
+import picomatch from "picomatch";
+import { z } from "zod";
+import { AppError } from "../errors.js";
+import { walkFiles } from "../project/ignore.js";
+import { maxAnswerChars, truncation } from "./common.js";
+import { defineTool, readOnly } from "./tool.js";
+
+const maxResults = 2000;
+
+const output = {
+  files: z.array(z.string()).describe("project-relative paths of matching files"),
+  total: z.number().int().optional().describe("set when the list was shortened"),
+  ...truncation,
+};
+type FindResult = z.infer<z.ZodObject<typeof output>>;
+
+export const findFileTool = defineTool({
+  name: "find_file",
+  title: "Find files by name",
+  description:
+    "Finds files whose base name matches a glob (e.g. '*.test.ts', 'README*', 'config.{yml,yaml}') under a directory, skipping ignored paths (.gitignore, node_modules, build output). A mask containing '/' is matched against the project-relative path instead (e.g. 'src/**/index.ts'). To find code by the name of a class or function use find_symbol; to find text inside files use search_for_pattern.",
+  input: {
+    file_mask: z.string().min(1).describe("Glob matched against the file's base name, e.g. '*.ts'"),
+    relative_path: z.string().default(".").describe("Directory to search, relative to the project root"),
+    max_answer_chars: maxAnswerChars,
+  },
+  output,
+  annotations: readOnly,
+  async run(args, ctx) {
+    const project = ctx.project;
+    const start = project.sandbox.resolve(args.relative_path, { mustExist: true, kind: "dir" });
+    const isMatch = compileMask(args.file_mask);
+    const byPath = args.file_mask.includes("/");
+    const skipIgnored = !project.ignore.isIgnored(start.rel, true);
+    const files: string[] = [];
+    const result: FindResult = { files };
+    for await (const entry of walkFiles(project.root, start.rel, project.ignore, {
+      skipIgnored,
+      signal: ctx.signal,
+    })) {
+      if (entry.isDir) continue;
+      const name = entry.rel.slice(entry.rel.lastIndexOf("/") + 1);
+      if (!isMatch(byPath ? entry.rel : name)) continue;
+      if (files.length >= maxResults) {
+        result.truncated = true;
+        result.hint = `Stopped after ${maxResults} files; use a more specific file_mask or relative_path.`;
+        break;
+      }
+      files.push(entry.rel);
+    }
+    return result;
+  },
+  render(r) {
+    const out = r.files.length === 0 ? ["No matching files."] : [...r.files];
+    if (r.total !== undefined) out.push(`(${r.total} files in all)`);
+    if (r.truncated && r.hint) out.push(`(truncated) ${r.hint}`);
+    return out.join("\n");
+  },
+  shrink: [(r) => shorten(r, 500), (r) => shorten(r, 100), (r) => shorten(r, 0)],
+  narrowHint: "Use a more specific file_mask, or a relative_path deeper in the tree.",
+});
+
+function compileMask(mask: string): (s: string) => boolean {
+  try {
+    return picomatch(mask, { dot: true });
+  } catch (e) {
+    throw new AppError(
+      "invalid_argument",
+      `file_mask '${mask}' is not a valid glob: ${(e as Error).message}`,
+    );
+  }
+}
+
+function shorten(r: FindResult, max: number): FindResult {
+  return { ...r, files: r.files.slice(0, max), total: r.total ?? r.files.length };
+}

@@ -1,0 +1,147 @@
+import { z } from "zod";
+import type { TextEdit } from "../edits/text.js";
+import { detectEol, lineStarts, positionAt, readTextFile } from "../edits/text.js";
+import { AppError } from "../errors.js";
+import { dryRun } from "./common.js";
+import {
+  commitPlan,
+  editNarrowHint,
+  editResultShape,
+  editResultShrink,
+  renderEditResult,
+} from "./edit-result.js";
+import { defineTool, writes } from "./tool.js";
+
+/** Line numbers listed in a `multiple_matches` error. */
+const maxListedLines = 20;
+
+export const replaceContentTool = defineTool({
+  name: "replace_content",
+  title: "Replace text in a file",
+  description:
+    "Replaces text in one file: a literal needle (default) or a JavaScript regular expression (mode: 'regex', flags g and m; the replacement may use $1, $<name>, $&). The needle must match exactly once unless allow_multiple is true. Line endings are handled for you: write \\n even in CRLF files. Use it for small edits to any text file; to replace a whole function or class use replace_symbol_body, to rename a symbol everywhere use rename_symbol. dry_run: true previews the diff.",
+  input: {
+    relative_path: z.string().describe("File to edit, relative to the project root"),
+    needle: z.string().min(1).describe("Text (or regex with mode 'regex') to find"),
+    replacement: z.string().describe("Replacement text"),
+    mode: z.enum(["literal", "regex"]).default("literal"),
+    allow_multiple: z
+      .boolean()
+      .default(false)
+      .describe("Replace every match instead of requiring exactly one"),
+    dry_run: dryRun,
+  },
+  output: editResultShape,
+  annotations: writes,
+  async run(args, ctx) {
+    const project = ctx.project;
+    const path = project.sandbox.resolve(args.relative_path, { mustExist: true, kind: "file" });
+    project.secrets.assertNotSecret(path.rel);
+    const { text } = await readTextFile(path.abs, path.rel);
+    const found = findMatches(text, args.needle, args.replacement, args.mode);
+    if (found.length === 0) {
+      throw new AppError(
+        "no_match",
+        `The needle was not found in '${path.rel}'. Check whitespace and indentation against read_file's output${args.mode === "literal" ? ", or use mode: 'regex'" : ""}.`,
+      );
+    }
+    if (found.length > 1 && !args.allow_multiple) {
+      const lines = [...new Set(found.map((m) => m.line))];
+      const listed = lines.slice(0, maxListedLines).join(", ") + (lines.length > maxListedLines ? ", …" : "");
+      throw new AppError(
+        "multiple_matches",
+        `The needle matches ${found.length} times in '${path.rel}' (lines ${listed}). Include more surrounding text to make it unique, or pass allow_multiple: true to replace every match.`,
+        { count: found.length, lines },
+      );
+    }
+    const starts = lineStarts(text);
+    const edits: TextEdit[] = found.map((m) => ({
+      range: { start: positionAt(text, m.start, starts), end: positionAt(text, m.end, starts) },
+      newText: m.newText,
+    }));
+    return commitPlan(ctx, [{ kind: "edit", path, edits, expectedText: text }], args.dry_run);
+  },
+  render: renderEditResult,
+  shrink: editResultShrink,
+  narrowHint: editNarrowHint,
+});
+
+interface Found {
+  /** Offsets in the file's text. */
+  start: number;
+  end: number;
+  newText: string;
+  /** 1-based line of the start. */
+  line: number;
+}
+
+/**
+ * Matches are found in the text with CRLF read as LF when the whole file uses CRLF, so needles
+ * written with `\n` match; offsets are mapped back to the real text.
+ */
+export function findMatches(
+  text: string,
+  needle: string,
+  replacement: string,
+  mode: "literal" | "regex",
+): Found[] {
+  const crlf = detectEol(text) === "\r\n" && !/(?<!\r)\n/.test(text);
+  const hay = crlf ? text.replaceAll("\r\n", "\n") : text;
+  const lfOffsets: number[] = [];
+  if (crlf) for (let i = hay.indexOf("\n"); i >= 0; i = hay.indexOf("\n", i + 1)) lfOffsets.push(i);
+  // Each "\n" before an offset in `hay` was two characters in `text`.
+  const toText = (o: number) => (crlf ? o + countBelow(lfOffsets, o) : o);
+  const hayStarts = lineStarts(hay);
+  const out: Found[] = [];
+  const push = (s: number, e: number, newText: string) =>
+    out.push({ start: toText(s), end: toText(e), newText, line: positionAt(hay, s, hayStarts).line + 1 });
+
+  if (mode === "literal") {
+    const n = needle.replaceAll("\r\n", "\n");
+    for (let i = hay.indexOf(n); i >= 0; i = hay.indexOf(n, i + n.length)) push(i, i + n.length, replacement);
+    return out;
+  }
+  let regex: RegExp;
+  try {
+    regex = new RegExp(needle, "gm");
+  } catch (e) {
+    throw new AppError(
+      "invalid_regex",
+      `The needle is not a valid JavaScript regular expression: ${(e as Error).message}. Use mode: 'literal' to match text as is.`,
+    );
+  }
+  for (const m of hay.matchAll(regex)) push(m.index, m.index + m[0].length, expand(replacement, m, hay));
+  return out;
+}
+
+function countBelow(sorted: readonly number[], value: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((sorted[mid] ?? 0) < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** `String.prototype.replace` substitutions for one match: $$, $&, $`, $', $n, $nn, $<name>. */
+function expand(replacement: string, m: RegExpExecArray | RegExpMatchArray, input: string): string {
+  const index = m.index ?? 0;
+  const groups = m.length - 1;
+  return replacement.replace(/\$(\$|&|`|'|\d{1,2}|<([^>]*)>)/g, (token, what: string, name?: string) => {
+    if (what === "$") return "$";
+    if (what === "&") return m[0];
+    if (what === "`") return input.slice(0, index);
+    if (what === "'") return input.slice(index + m[0].length);
+    if (name !== undefined) return m.groups ? (m.groups[name] ?? "") : token;
+    let n = Number(what);
+    // "$12" with fewer than 12 groups means group 1 followed by "2", as in String.replace.
+    if (what.length === 2 && n > groups) {
+      n = Number(what[0]);
+      if (n >= 1 && n <= groups) return (m[n] ?? "") + what[1];
+      return token;
+    }
+    return n >= 1 && n <= groups ? (m[n] ?? "") : token;
+  });
+}
