@@ -28,8 +28,8 @@ export interface LanguageAdapter {
   probe(): Promise<ServerProbe>;
   /**
    * Server-specific clean-up of a document symbol tree before name paths are built (drop
-   * anonymous callbacks, normalise qualified names, flatten impl blocks). Must return symbols in
-   * source order.
+   * anonymous callbacks, normalise qualified names, flatten impl blocks, widen ranges to the whole
+   * declaration). `text` is the document the symbols describe. Must return symbols in source order.
    */
-  normalizeSymbols?(symbols: DocumentSymbol[]): DocumentSymbol[];
+  normalizeSymbols?(symbols: DocumentSymbol[], text: string): DocumentSymbol[];
 }

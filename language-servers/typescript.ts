@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import type { DocumentSymbol } from "vscode-languageserver-protocol";
+import { type DocumentSymbol, SymbolKind } from "vscode-languageserver-protocol";
 import type { ServerSpec } from "../src/lsp/types.js";
 import type { LanguageAdapter, ServerProbe } from "./adapter.js";
 
@@ -162,6 +162,37 @@ export function normalizeTypescriptSymbols(symbols: DocumentSymbol[]): DocumentS
   );
 }
 
+/**
+ * tsserver's range for `export const X = 1;` covers only the declarator `X = 1` (observed on 5.9):
+ * replacing or deleting that range would leave `export const ;` behind. A declarator that is the
+ * only one of its statement gets the statement's range: keywords before it, the `;` after it.
+ */
+const declarationKeywords = /^\s*(?:(?:export|declare|default)\s+)*(?:const|let|var|using)\s+$/;
+
+export function widenDeclarations(symbols: DocumentSymbol[], lines: readonly string[]): DocumentSymbol[] {
+  return symbols.map((sym) => {
+    const children = sym.children ? widenDeclarations(sym.children, lines) : undefined;
+    let out = children ? { ...sym, children } : sym;
+    if (sym.kind === SymbolKind.Variable || sym.kind === SymbolKind.Constant) {
+      const { start, end } = sym.range;
+      const before = (lines[start.line] ?? "").slice(0, start.character);
+      const after = (lines[end.line] ?? "").slice(end.character);
+      const tail = /^\s*;?\s*(?:\/\/.*)?$/.exec(after);
+      if (declarationKeywords.test(before) && tail) {
+        const semi = after.indexOf(";");
+        out = {
+          ...out,
+          range: {
+            start: { line: start.line, character: before.length - before.trimStart().length },
+            end: { line: end.line, character: semi >= 0 ? end.character + semi + 1 : end.character },
+          },
+        };
+      }
+    }
+    return out;
+  });
+}
+
 export const typescriptAdapter: LanguageAdapter = {
   id: "typescript",
   displayName: "TypeScript / JavaScript",
@@ -169,5 +200,5 @@ export const typescriptAdapter: LanguageAdapter = {
   ignoredDirs: ["node_modules", "dist", "build"],
   spec,
   probe,
-  normalizeSymbols: normalizeTypescriptSymbols,
+  normalizeSymbols: (symbols, text) => widenDeclarations(normalizeTypescriptSymbols(symbols), text.split(/\r?\n/)),
 };

@@ -2,12 +2,11 @@
 /**
  * argv → MCP server, doctor, or one tool run from a terminal. The only place that exits the process.
  */
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { z } from "zod";
+import type { z } from "zod";
 import { doctorReport } from "./doctor.js";
 import { log } from "./log.js";
 import { killAllServersSync } from "./lsp/process.js";
-import { createServer } from "./server.js";
+import { createServer, serveStdio } from "./server.js";
 import { toolsFor } from "./tools/index.js";
 import { runTool } from "./tools/run-tool.js";
 import { version } from "./version.js";
@@ -80,11 +79,9 @@ async function serveMcp(flags: Parsed["flags"]): Promise<void> {
   const project = flagString(flags, "project");
   if (project !== undefined) await workspace.activate(project);
   const server = createServer({ workspace, log });
-  const transport = new StdioServerTransport();
-  transport.onclose = () => {
+  await serveStdio(server, () => {
     void workspace.shutdown().finally(() => process.exit(0));
-  };
-  await server.connect(transport);
+  });
   log.info(`scalpel ${version} ready on stdio${project ? ` for ${workspace.project?.name}` : ""}`);
 }
 
@@ -112,7 +109,9 @@ async function runOnce(name: string, flags: Parsed["flags"]): Promise<number> {
     if (key === "project" || key === "read-only") continue;
     const shape = def.input[key];
     if (!shape) {
-      process.stderr.write(`${name} has no parameter '${key}'. Parameters: ${Object.keys(def.input).join(", ") || "none"}.\n`);
+      process.stderr.write(
+        `${name} has no parameter '${key}'. Parameters: ${Object.keys(def.input).join(", ") || "none"}.\n`,
+      );
       return 2;
     }
     args[key] = coerce(shape as z.ZodType, value);

@@ -3,9 +3,10 @@
  * it to a transport.
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { Logger } from "./log.js";
-import { serverInstructions } from "./tools/instructions.js";
 import { toolsFor } from "./tools/index.js";
+import { serverInstructions } from "./tools/instructions.js";
 import { runTool } from "./tools/run-tool.js";
 import { version } from "./version.js";
 import type { Workspace } from "./workspace.js";
@@ -44,7 +45,12 @@ export function createServer(options: ServerOptions): McpServer {
                 extra
                   .sendNotification({
                     method: "notifications/progress",
-                    params: { progressToken: token, progress: done ?? step, ...(total ? { total } : {}), message },
+                    params: {
+                      progressToken: token,
+                      progress: done ?? step,
+                      ...(total ? { total } : {}),
+                      message,
+                    },
                   })
                   .catch(() => {});
               };
@@ -59,4 +65,11 @@ export function createServer(options: ServerOptions): McpServer {
     );
   }
   return server;
+}
+
+/** Serves on stdin/stdout; `onClose` runs when the client goes away. */
+export async function serveStdio(server: McpServer, onClose: () => void): Promise<void> {
+  const transport = new StdioServerTransport();
+  transport.onclose = onClose;
+  await server.connect(transport);
 }

@@ -9,5 +9,6 @@ export const packageRoot: string = (() => {
   return dir;
 })();
 
-export const version: string = (JSON.parse(readFileSync(join(packageRoot, "package.json"), "utf8")) as { version: string })
-  .version;
+export const version: string = (
+  JSON.parse(readFileSync(join(packageRoot, "package.json"), "utf8")) as { version: string }
+).version;

@@ -59,7 +59,8 @@ export class Workspace {
 }
 
 async function resolveRoot(projectArg: string, cwd: string): Promise<string> {
-  if (projectArg.includes("\0")) throw new AppError("invalid_argument", "The project path contains a NUL byte.");
+  if (projectArg.includes("\0"))
+    throw new AppError("invalid_argument", "The project path contains a NUL byte.");
   const candidate = isAbsolute(projectArg) ? projectArg : resolve(cwd, projectArg);
   let real: string;
   try {

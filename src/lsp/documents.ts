@@ -51,6 +51,20 @@ export class Documents {
     return this.serial(() => this.syncNow(absPath));
   }
 
+  /**
+   * Re-reads every open document from disk: an open document's text overrides the disk for the
+   * server, so a file changed by another process must be re-sent before any cross-file request.
+   */
+  refreshAll(): Promise<void> {
+    return this.serial(async () => {
+      for (const doc of [...this.open.values()]) {
+        const text = await readFile(doc.path, "utf8").then(stripBom, () => null);
+        if (text === null) await this.close(doc);
+        else if (text !== doc.text) await this.change(doc, text);
+      }
+    });
+  }
+
   /** Sends the same text again under a new version, which makes push servers re-check the file. */
   touch(uri: string): Promise<TrackedDocument | undefined> {
     return this.serial(async () => {

@@ -121,6 +121,12 @@ export class LspSession {
     return { uri: doc.uri, version: doc.version, text: doc.text };
   }
 
+  /** Re-sends every open document that changed on disk since it was last sent. */
+  async refreshOpenDocuments(): Promise<void> {
+    await this.whenInitialized();
+    await this.documents.refreshAll();
+  }
+
   async didWrite(absPaths: string[]): Promise<void> {
     await this.whenInitialized();
     this.lastWriteSeq = this.store.tick();

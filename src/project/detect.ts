@@ -19,5 +19,7 @@ export async function detectLanguages(
     const id = byExt.get(extname(entry.rel).toLowerCase());
     if (id !== undefined) counts.set(id, (counts.get(id) ?? 0) + 1);
   }
-  return [...counts.entries()].map(([language, files]) => ({ language, files })).sort((a, b) => b.files - a.files);
+  return [...counts.entries()]
+    .map(([language, files]) => ({ language, files }))
+    .sort((a, b) => b.files - a.files);
 }

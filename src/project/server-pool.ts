@@ -84,7 +84,8 @@ export class ServerPool {
   }
 
   private ensureSession(slot: Slot): LspSession {
-    if (slot.session && (slot.session.status === "starting" || slot.session.status === "ready")) return slot.session;
+    if (slot.session && (slot.session.status === "starting" || slot.session.status === "ready"))
+      return slot.session;
     if (slot.session && slot.session.status === "failed") {
       if (slot.restarts >= maxRestarts) {
         throw new AppError(
@@ -104,7 +105,9 @@ export class ServerPool {
     const session = new LspSession(spec, this.root, this.log.child(slot.adapter.id), {
       onStatus: (status, detail) => this.progressSink?.(`${name}: ${status}${detail ? ` (${detail})` : ""}`),
       onProgress: (title, message, pct) =>
-        this.progressSink?.(`${name}: ${title}${message ? ` ${message}` : ""}${pct === undefined ? "" : ` ${pct}%`}`),
+        this.progressSink?.(
+          `${name}: ${title}${message ? ` ${message}` : ""}${pct === undefined ? "" : ` ${pct}%`}`,
+        ),
     });
     slot.session = session;
     session.start();
@@ -132,13 +135,16 @@ export class ServerPool {
       const detail = "missing" in spec ? spec.missing : s?.failure;
       if (detail) state.detail = detail;
       if (s?.pid !== undefined && s.status !== "stopped") state.pid = s.pid;
-      if (s?.startedAt !== undefined && s.status !== "stopped") state.uptime_s = Math.round((Date.now() - s.startedAt) / 1000);
+      if (s?.startedAt !== undefined && s.status !== "stopped")
+        state.uptime_s = Math.round((Date.now() - s.startedAt) / 1000);
       return state;
     });
   }
 
   async didWrite(absPaths: string[]): Promise<void> {
-    const running = [...this.slots.values()].flatMap((s) => (s.session?.status === "ready" ? [s.session] : []));
+    const running = [...this.slots.values()].flatMap((s) =>
+      s.session?.status === "ready" ? [s.session] : [],
+    );
     await Promise.all(running.map((s) => s.didWrite(absPaths)));
   }
 

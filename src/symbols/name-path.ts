@@ -61,7 +61,11 @@ function stepMatches(seg: PatternSegment, step: PathStep, substring: boolean): b
  * Suffix match of the pattern against a symbol's path; absolute patterns must match the whole
  * path. `substring` applies to the last segment only.
  */
-export function matchesNamePath(pattern: NamePathPattern, path: readonly PathStep[], substring = false): boolean {
+export function matchesNamePath(
+  pattern: NamePathPattern,
+  path: readonly PathStep[],
+  substring = false,
+): boolean {
   const segs = pattern.segments;
   if (segs.length > path.length) return false;
   if (pattern.absolute && segs.length !== path.length) return false;

@@ -22,7 +22,9 @@ export interface SymbolNode {
   local: boolean;
 }
 
-export function isDocumentSymbols(list: readonly (DocumentSymbol | SymbolInformation)[]): list is DocumentSymbol[] {
+export function isDocumentSymbols(
+  list: readonly (DocumentSymbol | SymbolInformation)[],
+): list is DocumentSymbol[] {
   return list.length === 0 || "selectionRange" in list[0]!;
 }
 
@@ -37,7 +39,9 @@ function contains(outer: Range, inner: Range): boolean {
 /** Rebuilds a hierarchy from flat symbol information using range containment. */
 export function hierarchyFromFlat(list: readonly SymbolInformation[]): DocumentSymbol[] {
   const sorted = [...list].sort(
-    (a, b) => before(a.location.range.start, b.location.range.start) || before(b.location.range.end, a.location.range.end),
+    (a, b) =>
+      before(a.location.range.start, b.location.range.start) ||
+      before(b.location.range.end, a.location.range.end),
   );
   const roots: DocumentSymbol[] = [];
   const stack: DocumentSymbol[] = [];

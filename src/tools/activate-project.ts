@@ -35,7 +35,10 @@ export const activateProjectTool = defineTool({
   description:
     "Makes a directory the active project: detects its languages and starts their language servers in the background. Call it first (unless scalpel was started with --project). If the client sends a progress token, the call waits until the servers are ready and reports their progress.",
   input: {
-    project: z.string().min(1).describe("The project's root directory: absolute, or relative to scalpel's working directory"),
+    project: z
+      .string()
+      .min(1)
+      .describe("The project's root directory: absolute, or relative to scalpel's working directory"),
   },
   output: {
     name: z.string(),
@@ -73,7 +76,14 @@ export const activateProjectTool = defineTool({
     ]
       .filter(Boolean)
       .join(" ");
-    return { name: project.name, languages: langs, servers, memories, onboarding_performed: onboarded, instructions };
+    return {
+      name: project.name,
+      languages: langs,
+      servers,
+      memories,
+      onboarding_performed: onboarded,
+      instructions,
+    };
   },
   render: (r) =>
     [

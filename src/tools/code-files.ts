@@ -4,7 +4,11 @@ import { walkFiles } from "../project/ignore.js";
 import type { Project } from "../project/project.js";
 import type { CheckedPath } from "../security/sandbox.js";
 
-export async function codeFilesUnder(project: Project, relativePath: string, signal?: AbortSignal): Promise<CheckedPath[]> {
+export async function codeFilesUnder(
+  project: Project,
+  relativePath: string,
+  signal?: AbortSignal,
+): Promise<CheckedPath[]> {
   const start = project.sandbox.resolve(relativePath || ".", { mustExist: true });
   const out: CheckedPath[] = [];
   const walkOpts = signal ? { skipIgnored: true, signal } : { skipIgnored: true };

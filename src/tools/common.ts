@@ -43,6 +43,11 @@ export function plural(n: number, word: string): string {
 }
 
 /** `complete` for an answer from a session: false while the server still loads the project. */
-export function completenessOf(session: { indexing: boolean }): { complete: boolean; incomplete_reason?: string } {
-  return session.indexing ? { complete: false, incomplete_reason: "server still indexing" } : { complete: true };
+export function completenessOf(session: { indexing: boolean }): {
+  complete: boolean;
+  incomplete_reason?: string;
+} {
+  return session.indexing
+    ? { complete: false, incomplete_reason: "server still indexing" }
+    : { complete: true };
 }

@@ -1,5 +1,5 @@
-import { z } from "zod";
 import type { Location, LocationLink } from "vscode-languageserver-protocol";
+import { z } from "zod";
 import { AppError } from "../errors.js";
 import { type SymbolResult, symbolSchema, toSymbolResult } from "../symbols/result.js";
 import { symbolAt } from "../symbols/tree.js";
@@ -41,7 +41,10 @@ export const findDeclarationTool = defineTool({
     const lines = splitLines(file.doc.text);
     const text = lines[args.line - 1];
     if (text === undefined) {
-      throw new AppError("invalid_argument", `${path.rel} has ${lines.length} lines; line ${args.line} does not exist.`);
+      throw new AppError(
+        "invalid_argument",
+        `${path.rel} has ${lines.length} lines; line ${args.line} does not exist.`,
+      );
     }
     const column = identifierColumn(text, args.identifier, args.occurrence);
     if (column < 0) {
@@ -70,6 +73,8 @@ export const findDeclarationTool = defineTool({
     return { declaration, ...completenessOf(file.session) };
   },
   render(r) {
-    return r.declaration ? renderSymbol(r.declaration, "") : "no declaration inside the project (it may come from a library)";
+    return r.declaration
+      ? renderSymbol(r.declaration, "")
+      : "no declaration inside the project (it may come from a library)";
   },
 });

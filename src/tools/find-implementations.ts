@@ -1,5 +1,5 @@
-import { z } from "zod";
 import type { Location, LocationLink } from "vscode-languageserver-protocol";
+import { z } from "zod";
 import { type SymbolResult, symbolSchema, toSymbolResult } from "../symbols/result.js";
 import { symbolAt } from "../symbols/tree.js";
 import { completeness, completenessOf, plural } from "./common.js";

@@ -1,5 +1,5 @@
-import { z } from "zod";
 import type { Location } from "vscode-languageserver-protocol";
+import { z } from "zod";
 import type { LspSession } from "../lsp/session.js";
 import type { Project } from "../project/project.js";
 import { checkKinds, kindNames } from "../symbols/kinds.js";
@@ -15,7 +15,12 @@ const referenceSchema = z.object({
   line: z.number().int(),
   column: z.number().int(),
   containing_symbol: z
-    .object({ name_path: z.string(), kind: z.string(), start_line: z.number().int(), end_line: z.number().int() })
+    .object({
+      name_path: z.string(),
+      kind: z.string(),
+      start_line: z.number().int(),
+      end_line: z.number().int(),
+    })
     .nullable(),
   snippet: z.string().optional(),
 });
@@ -64,7 +69,9 @@ export async function collectReferences(q: ReferenceQuery): Promise<Reference[]>
       snippet: snippet(view.lines, loc.range.start.line, q.contextLines),
     });
   }
-  return refs.sort((a, b) => a.relative_path.localeCompare(b.relative_path) || a.line - b.line || a.column - b.column);
+  return refs.sort(
+    (a, b) => a.relative_path.localeCompare(b.relative_path) || a.line - b.line || a.column - b.column,
+  );
 }
 
 export const findReferencingSymbolsTool = defineTool({
@@ -75,7 +82,10 @@ export const findReferencingSymbolsTool = defineTool({
   input: {
     name_path: z.string().describe("Name path of the symbol, e.g. 'Money/add'"),
     relative_path: z.string().describe("The file that defines the symbol"),
-    include_kinds: z.array(z.enum(kindNames as [string, ...string[]])).default([]).describe("Keep references whose containing symbol has one of these kinds"),
+    include_kinds: z
+      .array(z.enum(kindNames as [string, ...string[]]))
+      .default([])
+      .describe("Keep references whose containing symbol has one of these kinds"),
     exclude_kinds: z.array(z.enum(kindNames as [string, ...string[]])).default([]),
     context_lines: z.number().int().min(0).max(20).default(1),
     max_answer_chars: maxAnswerChars,
@@ -115,7 +125,9 @@ export const findReferencingSymbolsTool = defineTool({
     const head = `${plural(r.references.length, "reference")} to ${r.symbol.name_path} (${r.symbol.relative_path}:${r.symbol.start_line})${r.complete ? "" : ` — incomplete: ${r.incomplete_reason}`}${r.truncated ? ` — truncated: ${r.hint}` : ""}`;
     const body = r.references.map((ref) => {
       const where = `${ref.relative_path}:${ref.line}:${ref.column}`;
-      const inside = ref.containing_symbol ? ` in ${ref.containing_symbol.name_path} [${ref.containing_symbol.kind}]` : "";
+      const inside = ref.containing_symbol
+        ? ` in ${ref.containing_symbol.name_path} [${ref.containing_symbol.kind}]`
+        : "";
       return ref.snippet ? `${where}${inside}\n${ref.snippet}` : `${where}${inside}`;
     });
     return [head, ...body].join("\n");

@@ -17,8 +17,13 @@ export const findSymbolTool = defineTool({
   input: {
     name_path_pattern: z
       .string()
-      .describe("Name path: 'foo' any depth, 'Cls/foo' suffix match, '/Cls/foo' absolute, 'foo[1]' one of same-named siblings"),
-    relative_path: z.string().default("").describe("File or directory to search in; empty for the whole project"),
+      .describe(
+        "Name path: 'foo' any depth, 'Cls/foo' suffix match, '/Cls/foo' absolute, 'foo[1]' one of same-named siblings",
+      ),
+    relative_path: z
+      .string()
+      .default("")
+      .describe("File or directory to search in; empty for the whole project"),
     depth: z.number().int().min(0).default(0).describe("Levels of children to include"),
     include_body: z.boolean().default(false).describe("Include each symbol's source text"),
     substring_matching: z.boolean().default(false).describe("Match the last segment as a substring"),
@@ -41,7 +46,9 @@ export const findSymbolTool = defineTool({
     const last = parseNamePath(args.name_path_pattern).segments.at(-1)!.name;
     const start = project.sandbox.resolve(args.relative_path || ".", { mustExist: true });
     const isFile = (await stat(start.abs)).isFile();
-    const files = isFile ? [start] : await filesContaining(await codeFilesUnder(project, start.rel, ctx.signal), last);
+    const files = isFile
+      ? [start]
+      : await filesContaining(await codeFilesUnder(project, start.rel, ctx.signal), last);
     const symbols: SymbolResult[] = [];
     const problems = new Set<string>();
     let more = false;
@@ -62,12 +69,21 @@ export const findSymbolTool = defineTool({
           break;
         }
         symbols.push(
-          toSymbolResult(node, file.rel, args.include_body ? { depth: args.depth, bodyText: fs.doc.text } : { depth: args.depth }),
+          toSymbolResult(
+            node,
+            file.rel,
+            args.include_body ? { depth: args.depth, bodyText: fs.doc.text } : { depth: args.depth },
+          ),
         );
       }
     }
-    const result: { symbols: SymbolResult[]; complete: boolean; incomplete_reason?: string; truncated?: boolean; hint?: string } =
-      { symbols, complete: problems.size === 0 };
+    const result: {
+      symbols: SymbolResult[];
+      complete: boolean;
+      incomplete_reason?: string;
+      truncated?: boolean;
+      hint?: string;
+    } = { symbols, complete: problems.size === 0 };
     if (problems.size > 0) result.incomplete_reason = [...problems].join(" ");
     if (more) {
       result.truncated = true;
@@ -82,7 +98,9 @@ export const findSymbolTool = defineTool({
 });
 
 export function renderSymbol(s: SymbolResult, indent: string, withPath = true): string {
-  const where = withPath ? `${s.relative_path}:${s.start_line}-${s.end_line}` : `lines ${s.start_line}-${s.end_line}`;
+  const where = withPath
+    ? `${s.relative_path}:${s.start_line}-${s.end_line}`
+    : `lines ${s.start_line}-${s.end_line}`;
   const lines = [`${indent}${s.name_path} [${s.kind}] ${where}`];
   if (s.body !== undefined) lines.push(s.body.replace(/^/gm, `${indent}  | `));
   for (const c of s.children ?? []) lines.push(renderSymbol(c, `${indent}  `, withPath));

@@ -9,7 +9,9 @@ export const getCurrentConfigTool = defineTool({
     "Shows the active project, its language servers (command, status, pid, uptime, restarts), the registered tools and scalpel's version. Use it to check that a server is up or to see why a language gets no answers.",
   input: {},
   output: {
-    project: z.object({ name: z.string(), languages: z.array(z.string()), read_only: z.boolean() }).nullable(),
+    project: z
+      .object({ name: z.string(), languages: z.array(z.string()), read_only: z.boolean() })
+      .nullable(),
     servers: z.array(
       z.object({
         language: z.string(),
@@ -38,7 +40,9 @@ export const getCurrentConfigTool = defineTool({
   render: (r) =>
     [
       `scalpel ${r.version}`,
-      r.project ? `project: ${r.project.name} (${r.project.languages.join(", ")})${r.project.read_only ? " read-only" : ""}` : "no active project",
+      r.project
+        ? `project: ${r.project.name} (${r.project.languages.join(", ")})${r.project.read_only ? " read-only" : ""}`
+        : "no active project",
       ...r.servers.map(
         (s) =>
           `  ${s.language}: ${s.status}${s.pid ? ` pid ${s.pid}` : ""}${s.uptime_s !== undefined ? ` up ${s.uptime_s}s` : ""}${s.restarts ? ` restarts ${s.restarts}` : ""} — ${s.command}${s.detail ? ` (${s.detail})` : ""}`,

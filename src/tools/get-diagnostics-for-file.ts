@@ -1,5 +1,5 @@
-import { z } from "zod";
 import type { Diagnostic as LspDiagnostic } from "vscode-languageserver-protocol";
+import { z } from "zod";
 import { containingSymbol, type SymbolNode } from "../symbols/tree.js";
 import { completeness, plural } from "./common.js";
 import { diagnosticSchema } from "./edit-result.js";
@@ -34,8 +34,18 @@ export const getDiagnosticsForFileTool = defineTool({
   input: {
     relative_path: z.string().describe("The file to check"),
     min_severity: z.enum(severities).default("hint").describe("Lowest severity to include"),
-    start_line: z.number().int().min(1).optional().describe("Only diagnostics that end on or after this 1-based line"),
-    end_line: z.number().int().min(1).optional().describe("Only diagnostics that start on or before this 1-based line"),
+    start_line: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .describe("Only diagnostics that end on or after this 1-based line"),
+    end_line: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .describe("Only diagnostics that start on or before this 1-based line"),
   },
   output: { relative_path: z.string(), diagnostics: z.array(diagnosticSchema), ...completeness },
   annotations: readOnly,
@@ -63,7 +73,8 @@ export const getDiagnosticsForFileTool = defineTool({
     return [
       head,
       ...r.diagnostics.map(
-        (d) => `${d.line}:${d.column} ${d.severity}${d.code ? ` ${d.code}` : ""}: ${d.message}${d.symbol ? ` (in ${d.symbol})` : ""}`,
+        (d) =>
+          `${d.line}:${d.column} ${d.severity}${d.code ? ` ${d.code}` : ""}: ${d.message}${d.symbol ? ` (in ${d.symbol})` : ""}`,
       ),
     ].join("\n");
   },

@@ -20,7 +20,12 @@ export const getSymbolsOverviewTool = defineTool({
     "Lists the top-level symbols (classes, functions, interfaces, …) of a file, or of every code file under a directory, with their name paths and 1-based line spans. Use it first when you meet an unfamiliar file, before reading it whole; raise depth to see members. To locate one symbol by name use find_symbol.",
   input: {
     relative_path: z.string().describe("File or directory, relative to the project root"),
-    depth: z.number().int().min(0).default(0).describe("Levels of children to include (1 shows class members)"),
+    depth: z
+      .number()
+      .int()
+      .min(0)
+      .default(0)
+      .describe("Levels of children to include (1 shows class members)"),
     max_answer_chars: maxAnswerChars,
   },
   output: {
@@ -31,10 +36,16 @@ export const getSymbolsOverviewTool = defineTool({
   annotations: readOnly,
   narrowHint: "Ask for a sub-directory or a single file, or lower depth.",
   shrink: [
-    (r) => ({ ...r, files: r.files.map((f) => ({ ...f, symbols: f.symbols.map(({ children: _c, ...s }) => s) })) }),
     (r) => ({
       ...r,
-      files: r.files.map((f) => ({ relative_path: `${f.relative_path} (${plural(f.symbols.length, "symbol")})`, symbols: [] })),
+      files: r.files.map((f) => ({ ...f, symbols: f.symbols.map(({ children: _c, ...s }) => s) })),
+    }),
+    (r) => ({
+      ...r,
+      files: r.files.map((f) => ({
+        relative_path: `${f.relative_path} (${plural(f.symbols.length, "symbol")})`,
+        symbols: [],
+      })),
     }),
   ],
   async run(args, ctx) {
@@ -57,7 +68,8 @@ export const getSymbolsOverviewTool = defineTool({
         problems.add(error.message);
       }
       done++;
-      if (files.length > 20 && done % 20 === 0) ctx.progress(`symbols of ${done}/${files.length} files`, done, files.length);
+      if (files.length > 20 && done % 20 === 0)
+        ctx.progress(`symbols of ${done}/${files.length} files`, done, files.length);
     }
     const result: { files: FileOverview[]; complete: boolean; incomplete_reason?: string } = {
       files: out,

@@ -17,7 +17,9 @@ export interface FileView {
   roots: SymbolNode[] | null;
 }
 
-export function normalizeLocations(raw: Location | Location[] | LocationLink[] | null | undefined): Location[] {
+export function normalizeLocations(
+  raw: Location | Location[] | LocationLink[] | null | undefined,
+): Location[] {
   if (!raw) return [];
   const list = Array.isArray(raw) ? raw : [raw];
   return list.map((l) => ("targetUri" in l ? { uri: l.targetUri, range: l.targetSelectionRange } : l));
@@ -44,7 +46,7 @@ export class FileViews {
   private async load(path: CheckedPath): Promise<FileView> {
     if (this.project.pool.adapterForPath(path.abs) !== null) {
       try {
-        const fs = await fileSymbols(this.project, path, this.signal);
+        const fs = await fileSymbols(this.project, path, this.signal, false);
         return { path, lines: splitLines(fs.doc.text), roots: fs.roots };
       } catch {
         // Fall through: a file the server cannot describe still gets a snippet.

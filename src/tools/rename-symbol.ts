@@ -1,9 +1,9 @@
-import { z } from "zod";
 import type { WorkspaceEdit } from "vscode-languageserver-protocol";
-import { AppError } from "../errors.js";
+import { z } from "zod";
 import type { EditPlan } from "../edits/plan.js";
 import { offsetAt, readTextFile } from "../edits/text.js";
 import { workspaceEditToPlan } from "../edits/workspace-edit.js";
+import { AppError } from "../errors.js";
 import { dryRun } from "./common.js";
 import { commitPlan, editResultShape, renderEditResult } from "./edit-result.js";
 import { resolveSymbol } from "./symbol-access.js";
@@ -48,7 +48,10 @@ export const renameSymbolTool = defineTool({
   annotations: writes,
   async run(args, ctx) {
     if (!identifier.test(args.new_name)) {
-      throw new AppError("invalid_argument", `'${args.new_name}' is not a valid identifier. Give just the new name, without its class or path.`);
+      throw new AppError(
+        "invalid_argument",
+        `'${args.new_name}' is not a valid identifier. Give just the new name, without its class or path.`,
+      );
     }
     const project = ctx.project;
     const { file, node } = await resolveSymbol(project, args.relative_path, args.name_path, ctx.signal);

@@ -21,7 +21,7 @@ export interface RunOptions {
   log: Logger;
   signal?: AbortSignal;
   progress?: (message: string, done?: number, total?: number) => void;
-  toolNames: string[];
+  toolNames?: string[];
 }
 
 export const defaultMaxAnswerChars = 20_000;
@@ -31,7 +31,10 @@ export async function runTool(def: ToolDef, rawArgs: unknown, opts: RunOptions):
   try {
     const parsed = z.object(def.input).safeParse(rawArgs ?? {});
     if (!parsed.success) {
-      throw new AppError("invalid_argument", `Invalid arguments for ${def.name}: ${describeZodError(parsed.error)}`);
+      throw new AppError(
+        "invalid_argument",
+        `Invalid arguments for ${def.name}: ${describeZodError(parsed.error)}`,
+      );
     }
     const args = parsed.data as Record<string, unknown>;
     const ctx = makeContext(opts, log);
@@ -62,7 +65,7 @@ function makeContext(opts: RunOptions, log: Logger): ToolContext {
     log,
     progress: opts.progress ?? (() => {}),
     wantsProgress: opts.progress !== undefined,
-    toolNames: opts.toolNames,
+    toolNames: opts.toolNames ?? [],
   };
 }
 

@@ -1,12 +1,12 @@
 import { z } from "zod";
-import { AppError } from "../errors.js";
 import type { EditPlan } from "../edits/plan.js";
+import { AppError } from "../errors.js";
 import { dryRun } from "./common.js";
 import { commitPlan, editResultShape, renderEditResult } from "./edit-result.js";
 import { collectReferences } from "./find-referencing-symbols.js";
 import { resolveSymbol } from "./symbol-access.js";
 import { deleteEdit, siteOf } from "./symbol-edits.js";
-import { defineTool, writes } from "./tool.js";
+import { defineTool } from "./tool.js";
 
 export const safeDeleteSymbolTool = defineTool({
   name: "safe_delete_symbol",
@@ -38,7 +38,10 @@ export const safeDeleteSymbolTool = defineTool({
     if (outside.length > 0) {
       const listed = outside
         .slice(0, 20)
-        .map((r) => `${r.relative_path}:${r.line}${r.containing_symbol ? ` (${r.containing_symbol.name_path})` : ""}`)
+        .map(
+          (r) =>
+            `${r.relative_path}:${r.line}${r.containing_symbol ? ` (${r.containing_symbol.name_path})` : ""}`,
+        )
         .join(", ");
       throw new AppError(
         "symbol_in_use",
@@ -47,7 +50,12 @@ export const safeDeleteSymbolTool = defineTool({
       );
     }
     const plan: EditPlan = [
-      { kind: "edit", path: file.path, edits: [deleteEdit(siteOf(file.doc.text, node), node)], expectedText: file.doc.text },
+      {
+        kind: "edit",
+        path: file.path,
+        edits: [deleteEdit(siteOf(file.doc.text, node), node)],
+        expectedText: file.doc.text,
+      },
     ];
     return commitPlan(ctx, plan, args.dry_run);
   },

@@ -2,6 +2,8 @@
  * How tools reach symbols: pick the server for a file, bring it up to date with the disk, ask for
  * its document symbols (cached per document version), and resolve name paths.
  */
+
+import type { DocumentSymbol, SymbolInformation } from "vscode-languageserver-protocol";
 import type { LanguageAdapter } from "../../language-servers/adapter.js";
 import { AppError } from "../errors.js";
 import type { LspSession } from "../lsp/session.js";
@@ -10,7 +12,6 @@ import type { Project } from "../project/project.js";
 import type { CheckedPath } from "../security/sandbox.js";
 import { matchesNamePath, parseNamePath } from "../symbols/name-path.js";
 import { buildTree, hierarchyFromFlat, isDocumentSymbols, type SymbolNode, walk } from "../symbols/tree.js";
-import type { DocumentSymbol, SymbolInformation } from "vscode-languageserver-protocol";
 
 export interface FileSymbols {
   path: CheckedPath;
@@ -44,10 +45,20 @@ export function checkReadable(project: Project, path: CheckedPath): void {
   }
 }
 
-export async function fileSymbols(project: Project, path: CheckedPath, signal?: AbortSignal): Promise<FileSymbols> {
+/**
+ * `refreshOpen` re-sends open documents changed on disk; the first lookup of a tool call does it,
+ * the many lookups that follow for one answer (reference sites) skip it.
+ */
+export async function fileSymbols(
+  project: Project,
+  path: CheckedPath,
+  signal?: AbortSignal,
+  refreshOpen = true,
+): Promise<FileSymbols> {
   checkReadable(project, path);
   const { session, adapter } = project.pool.sessionFor(path.abs);
   await session.whenReady(signal);
+  if (refreshOpen) await session.refreshOpenDocuments();
   const doc = await session.sync(path.abs);
   const cache = cacheOf(project);
   const hit = cache.get(path.abs);
@@ -61,7 +72,7 @@ export async function fileSymbols(project: Project, path: CheckedPath, signal?: 
   );
   const list = raw ?? [];
   const hierarchical = isDocumentSymbols(list) ? list : hierarchyFromFlat(list as SymbolInformation[]);
-  const roots = buildTree(adapter.normalizeSymbols ? adapter.normalizeSymbols(hierarchical) : hierarchical);
+  const roots = buildTree(adapter.normalizeSymbols ? adapter.normalizeSymbols(hierarchical, doc.text) : hierarchical);
   cache.set(path.abs, { session, uri: doc.uri, version: doc.version, roots });
   return { path, doc, roots, session, adapter };
 }

@@ -24,7 +24,9 @@ export function siteOf(text: string, node: SymbolNode): SymbolSite {
   const { start, end } = node.range;
   const first = lines[start.line] ?? "";
   const last = lines[end.line] ?? "";
-  const inline = first.slice(0, start.character).trim() !== "" || last.slice(end.character).trim().replace(/^;/, "") !== "";
+  const inline =
+    first.slice(0, start.character).trim() !== "" ||
+    last.slice(end.character).trim().replace(/^;/, "") !== "";
   return {
     lines,
     eol: detectEol(text),
@@ -94,10 +96,16 @@ export function deleteEdit(site: SymbolSite, node: SymbolNode): TextEdit {
   let to = site.endLine + 1;
   if (isBlank(site.lines[to]) && to < site.lines.length - 1) to++;
   else if (isBlank(site.lines[from - 1])) from--;
-  const end = to >= site.lines.length ? { line: site.endLine, character: (site.lines[site.endLine] ?? "").length } : { line: to, character: 0 };
+  const end =
+    to >= site.lines.length
+      ? { line: site.endLine, character: (site.lines[site.endLine] ?? "").length }
+      : { line: to, character: 0 };
   if (to >= site.lines.length && from > 0) {
     // Last declaration of the file: take the line break before it instead of the one after.
-    return { range: { start: { line: from - 1, character: (site.lines[from - 1] ?? "").length }, end }, newText: "" };
+    return {
+      range: { start: { line: from - 1, character: (site.lines[from - 1] ?? "").length }, end },
+      newText: "",
+    };
   }
   return { range: { start: { line: from, character: 0 }, end }, newText: "" };
 }

@@ -49,7 +49,9 @@ export interface ToolDef<I extends z.ZodRawShape = z.ZodRawShape, O extends z.Zo
 }
 
 /** Keeps literal types of the shapes while checking the object against ToolDef. */
-export function defineTool<I extends z.ZodRawShape, O extends z.ZodRawShape>(def: ToolDef<I, O>): ToolDef<I, O> {
+export function defineTool<I extends z.ZodRawShape, O extends z.ZodRawShape>(
+  def: ToolDef<I, O>,
+): ToolDef<I, O> {
   return def;
 }
 
