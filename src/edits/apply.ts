@@ -60,12 +60,7 @@ export async function applyPlan(plan: EditPlan, opts: ApplyOptions): Promise<App
       case "edit": {
         const st = await load(op.path);
         if (st.current === null) throw notFound(op.path.rel);
-        if (op.expectedText !== undefined && st.current !== op.expectedText) {
-          throw new AppError(
-            "edit_conflict",
-            `'${op.path.rel}' changed on disk since it was read; nothing was written. Re-read the file (or run the tool again) and retry.`,
-          );
-        }
+        checkExpected(st, op.expectedText, op.path.rel);
         const edits = op.edits.map((e) => ({ range: e.range, newText: matchEol(e.newText, st.eol) }));
         st.current = applyTextEdits(st.current, edits, op.path.rel);
         break;
@@ -93,6 +88,7 @@ export async function applyPlan(plan: EditPlan, opts: ApplyOptions): Promise<App
           if (op.ignoreIfNotExists) break;
           throw notFound(op.path.rel);
         }
+        checkExpected(st, op.expectedText, op.path.rel);
         st.current = null;
         break;
       }
@@ -233,4 +229,13 @@ function withBom(text: string, bom: boolean): string {
 
 function notFound(rel: string): AppError {
   return new AppError("file_not_found", `'${rel}' does not exist. Use find_file or list_dir to locate it.`);
+}
+
+function checkExpected(st: FileState, expected: string | undefined, rel: string): void {
+  if (expected !== undefined && st.current !== expected) {
+    throw new AppError(
+      "edit_conflict",
+      `'${rel}' changed on disk since it was read; nothing was written. Re-read the file (or run the tool again) and retry.`,
+    );
+  }
 }

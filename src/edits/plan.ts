@@ -29,6 +29,8 @@ export interface DeleteFileOp {
   path: CheckedPath;
   /** LSP `ignoreIfNotExists`. */
   ignoreIfNotExists?: boolean;
+  /** The text (BOM stripped) the file must still hold; otherwise → edit_conflict. */
+  expectedText?: string;
 }
 
 export interface RenameFileOp {

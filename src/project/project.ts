@@ -3,6 +3,7 @@
  * and the pool of language servers serving it.
  */
 import { basename } from "node:path";
+import { EditJournal } from "../edits/journal.js";
 import type { Logger } from "../log.js";
 import { Sandbox } from "../security/sandbox.js";
 import { SecretRules } from "../security/secrets.js";
@@ -27,6 +28,7 @@ export class Project {
   readonly sandbox: Sandbox;
   readonly ignore: IgnoreRules;
   readonly secrets: SecretRules;
+  readonly journal = new EditJournal();
   pool!: ServerPool;
 
   constructor(

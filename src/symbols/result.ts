@@ -36,11 +36,19 @@ export interface ToResultOptions {
   keep?: (n: SymbolNode) => boolean;
 }
 
+/**
+ * The declaration's source text. When only indentation precedes it on its first line, that
+ * indentation is included, so every line keeps its place relative to the others and the body
+ * round-trips through replace_symbol_body unchanged.
+ */
 export function sliceRange(text: string, node: SymbolNode): string {
   const lines = text.split(/\r?\n/);
-  const { start, end } = node.range;
-  if (start.line === end.line) return (lines[start.line] ?? "").slice(start.character, end.character);
-  const out = [(lines[start.line] ?? "").slice(start.character)];
+  const { end } = node.range;
+  const first = lines[node.range.start.line] ?? "";
+  const lead = first.slice(0, node.range.start.character);
+  const start = lead.trim() === "" ? { line: node.range.start.line, character: 0 } : node.range.start;
+  if (start.line === end.line) return first.slice(start.character, end.character);
+  const out = [first.slice(start.character)];
   for (let l = start.line + 1; l < end.line; l++) out.push(lines[l] ?? "");
   out.push((lines[end.line] ?? "").slice(0, end.character));
   return out.join("\n");

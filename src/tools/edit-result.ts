@@ -60,7 +60,19 @@ export const editResultShrink: Array<(r: EditResult) => EditResult> = [
 export const editNarrowHint =
   "The diff was left out because it is large; run with dry_run on a smaller change, or read the changed lines with read_file.";
 
-export async function commitPlan(ctx: ToolContext, plan: EditPlan, dryRun: boolean): Promise<EditResult> {
+export interface CommitOptions {
+  /** The tool making the edit, for the journal. */
+  tool?: string;
+  /** Set when this edit reverses an earlier one (undo_edit). */
+  reverses?: string;
+}
+
+export async function commitPlan(
+  ctx: ToolContext,
+  plan: EditPlan,
+  dryRun: boolean,
+  options: CommitOptions = {},
+): Promise<EditResult> {
   const project = ctx.project;
   if (project.readOnly && !dryRun) {
     throw new AppError(
@@ -72,6 +84,15 @@ export async function commitPlan(ctx: ToolContext, plan: EditPlan, dryRun: boole
   const files = applied.files;
   if (dryRun) return { applied: false, files, diff: applied.diff };
   const result: EditResult = { applied: true, edit_id: newEditId(), files };
+  project.journal.record({
+    id: result.edit_id!,
+    tool: options.tool ?? "edit",
+    files: [...applied.before].flatMap(([abs, before]) => {
+      const path = project.sandbox.fromAbsolute(abs);
+      return path ? [{ path, before, after: applied.after.get(abs) ?? null }] : [];
+    }),
+    ...(options.reverses ? { reverses: options.reverses } : {}),
+  });
   if (applied.diff !== "" && applied.diff.length <= appliedDiffMaxChars) result.diff = applied.diff;
   if (applied.written.length > 0) {
     try {

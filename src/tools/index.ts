@@ -21,6 +21,7 @@ import { replaceSymbolBodyTool } from "./replace-symbol-body.js";
 import { safeDeleteSymbolTool } from "./safe-delete-symbol.js";
 import { searchForPatternTool } from "./search-for-pattern.js";
 import type { ToolDef } from "./tool.js";
+import { undoEditTool } from "./undo-edit.js";
 
 export const allTools: readonly ToolDef[] = [
   activateProjectTool,
@@ -37,6 +38,7 @@ export const allTools: readonly ToolDef[] = [
   insertAfterSymbolTool,
   renameSymbolTool,
   safeDeleteSymbolTool,
+  undoEditTool,
   getDiagnosticsForFileTool,
   readFileTool,
   listDirTool,

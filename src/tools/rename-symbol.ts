@@ -71,7 +71,7 @@ export const renameSymbolTool = defineTool({
     }
     const plan = workspaceEditToPlan(edit, project.sandbox);
     await pinExpectedTexts(plan, node.name);
-    return commitPlan(ctx, plan, args.dry_run);
+    return commitPlan(ctx, plan, args.dry_run, { tool: "rename_symbol" });
   },
   render: renderEditResult,
 });

@@ -57,7 +57,7 @@ export const safeDeleteSymbolTool = defineTool({
         expectedText: file.doc.text,
       },
     ];
-    return commitPlan(ctx, plan, args.dry_run);
+    return commitPlan(ctx, plan, args.dry_run, { tool: "safe_delete_symbol" });
   },
   render: renderEditResult,
 });

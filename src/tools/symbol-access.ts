@@ -72,7 +72,9 @@ export async function fileSymbols(
   );
   const list = raw ?? [];
   const hierarchical = isDocumentSymbols(list) ? list : hierarchyFromFlat(list as SymbolInformation[]);
-  const roots = buildTree(adapter.normalizeSymbols ? adapter.normalizeSymbols(hierarchical, doc.text) : hierarchical);
+  const roots = buildTree(
+    adapter.normalizeSymbols ? adapter.normalizeSymbols(hierarchical, doc.text) : hierarchical,
+  );
   cache.set(path.abs, { session, uri: doc.uri, version: doc.version, roots });
   return { path, doc, roots, session, adapter };
 }

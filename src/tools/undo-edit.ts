@@ -1,0 +1,32 @@
+import { z } from "zod";
+import { undoPlan } from "../edits/journal.js";
+import { dryRun } from "./common.js";
+import { commitPlan, editResultShape, renderEditResult } from "./edit-result.js";
+import { defineTool, writes } from "./tool.js";
+
+export const undoEditTool = defineTool({
+  name: "undo_edit",
+  title: "Undo an edit",
+  description:
+    "Reverses an edit that scalpel applied in this session (by edit_id, default the last one not yet undone), restoring every file it touched byte for byte. Refuses with edit_conflict, writing nothing, if any of those files changed since. Use it to back out a change instead of editing it back by hand.",
+  input: {
+    edit_id: z
+      .string()
+      .optional()
+      .describe("The edit_id an editing tool returned; default: the last applied edit"),
+    dry_run: dryRun,
+  },
+  output: editResultShape,
+  annotations: writes,
+  async run(args, ctx) {
+    const journal = ctx.project.journal;
+    const entry = journal.pick(args.edit_id);
+    const result = await commitPlan(ctx, undoPlan(entry), args.dry_run, {
+      tool: "undo_edit",
+      reverses: entry.id,
+    });
+    if (result.applied) journal.markUndone(entry.id);
+    return result;
+  },
+  render: renderEditResult,
+});

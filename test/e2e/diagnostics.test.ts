@@ -1,0 +1,151 @@
+/**
+ * get_diagnostics_for_file on ts-basic over the built CLI: a clean file has no errors (complete);
+ * an error introduced by a scalpel edit is reported; so is one written to disk by another process
+ * a moment before the call (also in a brand-new file), and fixing it on disk clears it.
+ */
+import { strict as assert } from "node:assert";
+import { execFileSync } from "node:child_process";
+import { after, before, describe, it } from "node:test";
+import { lineOf, lineText } from "../helpers/anchors.js";
+import { copyFixture, readText, type TempProject } from "../helpers/fixtures.js";
+import {
+  callOk,
+  type Diagnostic,
+  type EditResult,
+  type ScalpelHandle,
+  startScalpel,
+} from "../helpers/mcp.js";
+
+interface DiagResult {
+  relative_path: string;
+  diagnostics: Diagnostic[];
+  complete: boolean;
+}
+
+/** Writes a file from a separate OS process, the way an editor or a build tool would. */
+function writeFromAnotherProcess(path: string, content: string): void {
+  execFileSync(process.execPath, [
+    "-e",
+    "require('node:fs').writeFileSync(process.argv[1], process.argv[2])",
+    path,
+    content,
+  ]);
+}
+
+describe("get_diagnostics_for_file (e2e, typescript-language-server)", () => {
+  let fx: TempProject;
+  let h: ScalpelHandle;
+
+  before(async () => {
+    fx = await copyFixture("ts-basic");
+    h = await startScalpel({ project: fx.dir });
+  });
+
+  after(async () => {
+    await h?.close();
+    await fx?.cleanup();
+  });
+
+  const diags = (relative_path: string, extra: Record<string, unknown> = {}) =>
+    callOk<DiagResult>(h, "get_diagnostics_for_file", { relative_path, ...extra });
+
+  const errorsOf = (r: DiagResult) => r.diagnostics.filter((d) => d.severity === "error");
+
+  it("a clean file has no errors, and says the answer is complete", async () => {
+    const r = await diags("src/shapes.ts", { min_severity: "error" });
+    assert.equal(r.relative_path, "src/shapes.ts");
+    assert.equal(r.complete, true);
+    assert.deepEqual(r.diagnostics, []);
+  });
+
+  it("reports an error introduced by a scalpel edit", async () => {
+    const edit = await callOk<EditResult>(h, "replace_symbol_body", {
+      name_path: "totalArea",
+      relative_path: "src/shapes.ts",
+      body: 'export function totalArea(shapes: Shape[]): number {\n  const label: number = "many";\n  return shapes.length + label;\n}',
+    });
+    assert.equal(edit.applied, true);
+    const text = await readText(fx.dir, "src/shapes.ts");
+    const line = lineOf(text, 'const label: number = "many";');
+    if (edit.diagnostics_delta !== undefined) {
+      assert.ok(
+        edit.diagnostics_delta.new.some((d) => d.line === line && d.severity === "error"),
+        `diagnostics_delta.new has the new error: ${JSON.stringify(edit.diagnostics_delta)}`,
+      );
+    }
+    const r = await diags("src/shapes.ts");
+    assert.equal(r.complete, true);
+    const errs = errorsOf(r);
+    assert.equal(errs.length, 1, JSON.stringify(r.diagnostics));
+    const e = errs[0]!;
+    assert.equal(e.line, line);
+    assert.equal(e.column, lineText(text, line).indexOf("label") + 1, "column of the offending identifier");
+    assert.match(e.message, /not assignable/);
+    assert.equal(String(e.code), "2322");
+    if (e.symbol !== undefined) assert.equal(e.symbol, "totalArea");
+  });
+
+  it("start_line / end_line and min_severity narrow the answer", async () => {
+    const text = await readText(fx.dir, "src/shapes.ts");
+    const line = lineOf(text, 'const label: number = "many";');
+    const outside = await diags("src/shapes.ts", { start_line: 1, end_line: line - 1 });
+    assert.deepEqual(errorsOf(outside), []);
+    const inside = await diags("src/shapes.ts", { start_line: line, end_line: line, min_severity: "error" });
+    assert.equal(inside.diagnostics.length, 1, JSON.stringify(inside.diagnostics));
+  });
+
+  it("reports an error written to disk by another process a moment before the call", async () => {
+    const old = await readText(fx.dir, "src/colors.ts");
+    const broken = `${old}export const broken: string = 42;\n`;
+    writeFromAnotherProcess(`${fx.dir}/src/colors.ts`, broken);
+    const r = await diags("src/colors.ts");
+    assert.equal(r.complete, true);
+    const errs = errorsOf(r);
+    assert.deepEqual(
+      errs.map((d) => d.line),
+      [lineOf(broken, "export const broken")],
+      JSON.stringify(r.diagnostics),
+    );
+    assert.match(errs[0]!.message, /not assignable/);
+
+    // and the fix, also from outside, clears it: diagnostics never lag the disk
+    writeFromAnotherProcess(`${fx.dir}/src/colors.ts`, old);
+    const fixed = await diags("src/colors.ts");
+    assert.deepEqual(errorsOf(fixed), [], JSON.stringify(fixed.diagnostics));
+  });
+
+  it("reports an error in a file created by another process after the server started", async () => {
+    const content = 'import { makeMoney } from "./money";\n\nexport const oops: number = makeMoney(1);\n';
+    writeFromAnotherProcess(`${fx.dir}/src/fresh.ts`, content);
+    const r = await diags("src/fresh.ts");
+    assert.equal(r.complete, true);
+    const errs = errorsOf(r);
+    assert.deepEqual(
+      errs.map((d) => d.line),
+      [lineOf(content, "export const oops")],
+      JSON.stringify(r.diagnostics),
+    );
+    assert.match(errs[0]!.message, /Money/);
+  });
+
+  it("an error in one file caused by an outside change to another file is seen", async () => {
+    const util = await readText(fx.dir, "src/util.ts");
+    writeFromAnotherProcess(
+      `${fx.dir}/src/util.ts`,
+      util.replace("export function clamp(", "export function clampTo("),
+    );
+    const main = await readText(fx.dir, "src/main.ts");
+    const r = await diags("src/main.ts", { min_severity: "error" });
+    assert.equal(r.complete, true);
+    assert.deepEqual(
+      r.diagnostics.map((d) => d.line),
+      [lineOf(main, "MathUtil.clamp(area, 0, 100)")],
+      JSON.stringify(r.diagnostics),
+    );
+    writeFromAnotherProcess(`${fx.dir}/src/util.ts`, util);
+  });
+
+  it("no result contained the host path of the project", () => {
+    assert.deepEqual(h.hostPathLeaks, []);
+  });
+});

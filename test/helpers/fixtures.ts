@@ -1,0 +1,273 @@
+/**
+ * Fixture projects for the e2e tests. Tests never touch `test/fixtures/` in place: each test file
+ * copies a fixture into a fresh temporary directory and removes it afterwards.
+ */
+import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import {
+  cp,
+  lstat,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  readlink,
+  realpath,
+  rm,
+  writeFile,
+} from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { lineOf, sitesOn } from "./anchors.js";
+
+export const repoRoot = fileURLToPath(new URL("../..", import.meta.url));
+export const fixturesRoot = join(repoRoot, "test", "fixtures");
+
+export interface TempProject {
+  /** The project root (realpath), `<base>/project`. */
+  dir: string;
+  /** The temporary parent of `dir`; tests may put files "outside the project" here. */
+  base: string;
+  cleanup(): Promise<void>;
+}
+
+/** A fresh, empty temporary directory (realpath) with a `project/` folder inside. */
+export async function makeTempProject(prefix = "scalpel-e2e-"): Promise<TempProject> {
+  const base = await realpath(await mkdtemp(join(tmpdir(), prefix)));
+  const dir = join(base, "project");
+  await mkdir(dir);
+  return { dir, base, cleanup: () => rm(base, { recursive: true, force: true }) };
+}
+
+/** Copies `test/fixtures/<name>` to a fresh temporary directory (byte for byte). */
+export async function copyFixture(name: string): Promise<TempProject> {
+  const tmp = await makeTempProject(`scalpel-${name}-`);
+  await cp(join(fixturesRoot, name), tmp.dir, { recursive: true, verbatimSymlinks: true });
+  return tmp;
+}
+
+/**
+ * sha256 of every file under `dir` (symlinks by target, not followed), keyed by relative path.
+ * Scalpel's own state folder (`.scalpel/` anywhere in the tree) is left out: a cache the server
+ * writes is not a change to the project.
+ */
+export async function hashTree(dir: string): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  async function walk(d: string): Promise<void> {
+    for (const name of (await readdir(d)).sort()) {
+      if (name === ".scalpel") continue;
+      const full = join(d, name);
+      const st = await lstat(full);
+      const rel = relative(dir, full).split("\\").join("/");
+      if (st.isSymbolicLink()) out[rel] = `symlink:${await readlink(full)}`;
+      else if (st.isDirectory()) await walk(full);
+      else
+        out[rel] = createHash("sha256")
+          .update(await readFile(full))
+          .digest("hex");
+    }
+  }
+  await walk(dir);
+  return out;
+}
+
+export function readText(dir: string, rel: string): Promise<string> {
+  return readFile(join(dir, rel), "utf8");
+}
+
+export function readBytes(dir: string, rel: string): Promise<Buffer> {
+  return readFile(join(dir, rel));
+}
+
+/** Runs the repository's `tsc --noEmit -p <dir>`; returns the exit status and the compiler output. */
+export function runTsc(dir: string): { status: number | null; output: string } {
+  const tsc = join(repoRoot, "node_modules", "typescript", "bin", "tsc");
+  const r = spawnSync(process.execPath, [tsc, "--noEmit", "-p", dir], { encoding: "utf8", timeout: 120_000 });
+  return { status: r.status, output: `${r.stdout ?? ""}${r.stderr ?? ""}` };
+}
+
+export interface Site {
+  relative_path: string;
+  line: number;
+  column: number;
+}
+
+export interface LargeFixture {
+  /** Files written, relative to the project root. */
+  files: string[];
+  /** Where `Core` and `Core/compute` are declared. */
+  coreFile: string;
+  /** Every type-precise call site of `Core.compute` (one per module). */
+  computeSites: Site[];
+  /** Files that call `Core.compute` (the rename must touch exactly these plus `coreFile`). */
+  callerFiles: string[];
+}
+
+function moduleText(i: number): string {
+  const id = String(i).padStart(3, "0");
+  const prev = i === 0 ? null : String(i - 1).padStart(3, "0");
+  const lines: string[] = [];
+  lines.push(`import { type Core, makeCore } from "./core";`);
+  if (prev !== null) lines.push(`import { helper${prev} } from "./mod${prev}";`);
+  lines.push("");
+  lines.push(
+    `export interface Record${id} {`,
+    "  id: number;",
+    "  label: string;",
+    "  tags: readonly string[];",
+    "}",
+  );
+  lines.push("");
+  lines.push(`export type Keyed${id} = { [K in keyof Record${id} as \`get_\${K}\`]: () => Record${id}[K] };`);
+  lines.push("");
+  lines.push(`/** Has a method named like Core's; unrelated to it. */`);
+  lines.push(`export class Noise${id} {`);
+  lines.push("  compute(x: number): string {", `    return \`noise ${id} \${x}\`;`, "  }", "}");
+  lines.push("");
+  for (let k = 0; k < 12; k++) {
+    lines.push(
+      `export function filler${id}_${k}<T extends Record${id}>(items: readonly T[]): Map<number, T[]> {`,
+    );
+    lines.push("  const byId = new Map<number, T[]>();");
+    lines.push("  for (const item of items) {");
+    lines.push(`    const bucket = byId.get(item.id + ${k}) ?? [];`);
+    lines.push("    bucket.push(item);");
+    lines.push(`    byId.set(item.id + ${k}, bucket);`);
+    lines.push("  }");
+    lines.push("  return byId;");
+    lines.push("}");
+    lines.push("");
+  }
+  lines.push(`export function helper${id}(v: number, core?: Core): number {`);
+  const rest = prev === null ? "0" : `helper${prev}(v - 1)`;
+  switch (i % 3) {
+    case 0:
+      lines.push("  const c = core ?? makeCore();");
+      lines.push(`  const own = new Noise${id}().compute(v).length;`);
+      lines.push(`  return v <= 0 ? own : c.compute(v) + ${rest}; // site`);
+      break;
+    case 1:
+      lines.push(`  return v <= 0 ? 0 : makeCore().compute(v) + ${rest}; // site`);
+      break;
+    default:
+      lines.push(`  const all = [core ?? makeCore()];`);
+      lines.push(`  return v <= 0 ? 0 : (all.map((k) => k.compute(v))[0] ?? 0) + ${rest}; // site`);
+      break;
+  }
+  lines.push("}");
+  lines.push("");
+  return lines.join("\n");
+}
+
+/**
+ * Writes a generated TypeScript project of `n` interdependent modules into `dir`: one `Core` class
+ * whose `compute` method is called from every module through an inferred receiver, plus noise
+ * (a same-named unrelated method, generic helpers, mapped types) so that loading takes measurable time.
+ */
+export async function generateLargeFixture(dir: string, n = 300): Promise<LargeFixture> {
+  await mkdir(join(dir, "src"), { recursive: true });
+  const tsconfig = {
+    compilerOptions: {
+      target: "ES2022",
+      module: "ESNext",
+      moduleResolution: "Bundler",
+      lib: ["ES2022"],
+      types: [],
+      strict: true,
+      noEmit: true,
+      skipLibCheck: true,
+    },
+    include: ["src"],
+  };
+  await writeFile(join(dir, "tsconfig.json"), `${JSON.stringify(tsconfig, null, 2)}\n`);
+  const core = [
+    "export class Core {",
+    "  constructor(private readonly factor = 2) {}",
+    "",
+    "  compute(x: number): number {",
+    "    return x * this.factor;",
+    "  }",
+    "}",
+    "",
+    "export function makeCore(): Core {",
+    "  return new Core();",
+    "}",
+    "",
+  ].join("\n");
+  const coreFile = "src/core.ts";
+  await writeFile(join(dir, coreFile), core);
+  const files = [coreFile];
+  const computeSites: Site[] = [];
+  for (let i = 0; i < n; i++) {
+    const rel = `src/mod${String(i).padStart(3, "0")}.ts`;
+    const text = moduleText(i);
+    await writeFile(join(dir, rel), text);
+    files.push(rel);
+    const siteLine = lineOf(text, "// site");
+    const needle = text.split("\n")[siteLine - 1]!;
+    for (const p of sitesOn(text, needle, "compute(v)")) computeSites.push({ relative_path: rel, ...p });
+  }
+  const callerFiles = [...new Set(computeSites.map((s) => s.relative_path))].sort();
+  return { files, coreFile, computeSites, callerFiles };
+}
+
+// ---- what the ts-basic fixture contains (computed from its text by anchors) ----
+
+export interface ExpectedSite extends Site {
+  /** name_path of the innermost named declaration that holds the call. */
+  containing: string;
+}
+
+/** [file, unique text on the line, name path of the containing symbol] for Money.multiplyByRate calls. */
+const moneyRateCalls: Array<[string, string, string]> = [
+  ["src/money.ts", "return this.multiplyByRate(2);", "Money/double"],
+  ["src/wallet.ts", "first.multiplyByRate(rate)", "Wallet/grow"],
+  ["src/wallet.ts", "this.items.map((x) => x.multiplyByRate(rate))", "Wallet/scaledAll"],
+  ["src/wallet.ts", "m.multiplyByRate(2).multiplyByRate(3)", "walletTotal"],
+  ["src/wallet.ts", "all[0]?.multiplyByRate(5)", "firstScaled"],
+  ["src/report.ts", "makeMoney(2).multiplyByRate(0.5)", "DEFAULT_FEE"],
+  ["src/report.ts", "walletTotal().multiplyByRate(", "buildReport"],
+  ["src/report.ts", "pick(makeMonies(2), 1).multiplyByRate(7)", "pickAndScale"],
+  ["src/report.ts", "m.multiplyByRate(2).amount", "later"],
+  ["src/report.ts", "makeMoney(10).multiplyByRate(1.1)", "Ledger/base"],
+  ["src/format.ts", "m.multiplyByRate(1)", "formatMoney"],
+  ["src/main.ts", "makeMoney(2).double().multiplyByRate(3)", "main"],
+];
+
+/** Calls of the unrelated Thermometer.multiplyByRate and of an object literal's same-named member. */
+const otherRateCalls: Array<[string, string]> = [
+  ["src/report.ts", "warmer = t.multiplyByRate(2)"],
+  ["src/unrelated.ts", "t.multiplyByRate(1.2)"],
+  ["src/unrelated.ts", "fake.multiplyByRate(3)"],
+];
+
+async function sitesFor(dir: string, calls: Array<[string, string, string]>): Promise<ExpectedSite[]> {
+  const out: ExpectedSite[] = [];
+  for (const [rel, needle, containing] of calls) {
+    const text = await readText(dir, rel);
+    for (const p of sitesOn(text, needle, "multiplyByRate"))
+      out.push({ relative_path: rel, ...p, containing });
+  }
+  return out;
+}
+
+/** Every type-precise call site of Money.multiplyByRate in a copy of ts-basic at `dir`. */
+export function moneyRateSites(dir: string): Promise<ExpectedSite[]> {
+  return sitesFor(dir, moneyRateCalls);
+}
+
+/** Call sites of same-named methods that are NOT Money.multiplyByRate. */
+export function otherRateSites(dir: string): Promise<ExpectedSite[]> {
+  return sitesFor(
+    dir,
+    otherRateCalls.map(([f, n]) => [f, n, ""]),
+  );
+}
+
+/** `file:line:column` keys, sorted, for comparing sets of sites with readable failure output. */
+export function siteKeys(
+  sites: ReadonlyArray<{ relative_path: string; line: number; column: number }>,
+): string[] {
+  return sites.map((s) => `${s.relative_path}:${s.line}:${s.column}`).sort();
+}
