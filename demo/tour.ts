@@ -77,7 +77,7 @@ async function main(): Promise<void> {
       {
         name_path: "Cart/lineTotal",
         relative_path: "src/cart.ts",
-        body: "lineTotal(line: CartLine): Price {\n  return line.product.price.times(`${line.quantity}`);\n}",
+        body: "lineTotal(line: CartLine): Price {\n  return line.product.price.times(String(line.quantity));\n}",
       },
     );
     await call("The compiler's view of the file, fresh after the edit", "get_diagnostics_for_file", {

@@ -200,5 +200,6 @@ export const typescriptAdapter: LanguageAdapter = {
   ignoredDirs: ["node_modules", "dist", "build"],
   spec,
   probe,
-  normalizeSymbols: (symbols, text) => widenDeclarations(normalizeTypescriptSymbols(symbols), text.split(/\r?\n/)),
+  normalizeSymbols: (symbols, text) =>
+    widenDeclarations(normalizeTypescriptSymbols(symbols), text.split(/\r?\n/)),
 };
