@@ -7,6 +7,7 @@ import { isAbsolute, resolve } from "node:path";
 import { adapters } from "../language-servers/index.js";
 import { AppError } from "./errors.js";
 import type { Logger } from "./log.js";
+import { loadProjectConfig } from "./project/config.js";
 import { detectLanguages } from "./project/detect.js";
 import { Project } from "./project/project.js";
 import { ServerPool } from "./project/server-pool.js";
@@ -37,10 +38,11 @@ export class Workspace {
   async activate(projectArg: string): Promise<Project> {
     const root = await resolveRoot(projectArg, this.options.cwd);
     if (this.current?.root === root) return this.current;
+    const config = await loadProjectConfig(root);
     await this.current?.pool.shutdown();
-    const project = new Project({ root, readOnly: this.options.readOnly }, this.log.child("project"));
+    const project = new Project({ root, readOnly: this.options.readOnly, config }, this.log.child("project"));
     const found = await detectLanguages(root, project.ignore, adapters);
-    this.detected = found.map((f) => f.language);
+    this.detected = config.languages ?? found.map((f) => f.language);
     project.pool = new ServerPool(root, adapters, this.log.child("lsp"));
     this.current = project;
     for (const language of this.detected) {

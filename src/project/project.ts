@@ -5,6 +5,7 @@
 import { basename } from "node:path";
 import { EditJournal } from "../edits/journal.js";
 import type { Logger } from "../log.js";
+import { defaultConfig, type ProjectConfig } from "./config.js";
 import { Sandbox } from "../security/sandbox.js";
 import { SecretRules } from "../security/secrets.js";
 import { IgnoreRules } from "./ignore.js";
@@ -13,12 +14,9 @@ import type { ServerPool } from "./server-pool.js";
 export interface ProjectOptions {
   /** Absolute, realpath'd project root. */
   root: string;
-  name?: string;
+  /** Read-only because the command line said so (the config can only add to it). */
   readOnly: boolean;
-  /** Extra gitignore-style patterns from project config. */
-  ignoredPaths?: string[];
-  /** Extra secret deny patterns from project config. */
-  secrets?: string[];
+  config?: ProjectConfig;
 }
 
 export class Project {
@@ -31,16 +29,20 @@ export class Project {
   readonly journal = new EditJournal();
   pool!: ServerPool;
 
+  readonly config: ProjectConfig;
+
   constructor(
     options: ProjectOptions,
     readonly log: Logger,
   ) {
+    const config = options.config ?? defaultConfig;
+    this.config = config;
     this.root = options.root;
-    this.name = options.name ?? basename(options.root);
-    this.readOnly = options.readOnly;
+    this.name = config.name ?? basename(options.root);
+    this.readOnly = options.readOnly || config.read_only;
     this.sandbox = new Sandbox(options.root);
-    this.ignore = new IgnoreRules(options.root, options.ignoredPaths ?? []);
-    this.secrets = new SecretRules(options.secrets ?? []);
+    this.ignore = new IgnoreRules(options.root, config.ignored_paths);
+    this.secrets = new SecretRules(config.secrets);
   }
 
   /** Tells every language server that scalpel wrote these files, so they re-read them. */

@@ -1,0 +1,102 @@
+/**
+ * `.scalpel/project.yml`: per-project settings, parsed with `yaml` and checked with zod. A bad file
+ * is an error that names the YAML path of the bad key; unknown keys are errors too, because a
+ * misspelt `read_only` silently ignored would be worse than a refusal.
+ */
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { parse as parseYaml, YAMLParseError } from "yaml";
+import { z } from "zod";
+import { AppError } from "../errors.js";
+
+export const configFile = ".scalpel/project.yml";
+
+const relativePath = z
+  .string()
+  .min(1)
+  .refine((p) => !p.startsWith("/") && !p.split(/[\\/]/).includes("..") && !p.includes("\0"), {
+    message: "must be a path inside the project (relative, no '..')",
+  });
+
+const extension = z.string().regex(/^\.[A-Za-z0-9_+-]+$/, { message: "must look like '.py'" });
+
+export const languageServerConfigSchema = z.strictObject({
+  command: z.string().min(1),
+  args: z.array(z.string()).default([]),
+  extensions: z.array(extension).min(1),
+  /** LSP languageId sent in didOpen; defaults to the server's name. */
+  language_id: z.string().optional(),
+  initialization_options: z.unknown().optional(),
+  /** Answered to workspace/configuration requests, by section (dotted paths are walked). */
+  settings: z.record(z.string(), z.unknown()).optional(),
+  ignored_dirs: z.array(z.string()).default([]),
+  request_timeout_s: z.number().positive().optional(),
+  diagnostics: z.enum(["push", "pull"]).default("push"),
+});
+export type LanguageServerConfig = z.infer<typeof languageServerConfigSchema>;
+
+export const projectConfigSchema = z.strictObject({
+  name: z.string().min(1).max(100).optional(),
+  /** Overrides language detection. */
+  languages: z.array(z.string().min(1)).optional(),
+  /** gitignore-style patterns skipped by listing, searching and symbol tools. */
+  ignored_paths: z.array(z.string().min(1)).default([]),
+  read_only: z.boolean().default(false),
+  memory_dir: relativePath.default(".scalpel/memories"),
+  /** Extra secret patterns (gitignore syntax); `!pattern` allows a default-denied file. */
+  secrets: z.array(z.string().min(1)).default([]),
+  /** Shown to the agent at activation. */
+  initial_prompt: z.string().optional(),
+  /** Servers declared without code, by language id. */
+  language_servers: z.record(z.string().regex(/^[a-z][a-z0-9_-]*$/), languageServerConfigSchema).default({}),
+});
+export type ProjectConfig = z.infer<typeof projectConfigSchema>;
+
+export const defaultConfig: ProjectConfig = projectConfigSchema.parse({});
+
+function yamlPath(path: readonly PropertyKey[]): string {
+  return path.length === 0 ? "(top level)" : path.map(String).join(".");
+}
+
+export function describeConfigIssues(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => {
+      if (issue.code === "unrecognized_keys") {
+        const where = issue.path.length > 0 ? ` under ${yamlPath(issue.path)}` : "";
+        return `unknown key${issue.keys.length > 1 ? "s" : ""} ${issue.keys.map((k) => `'${k}'`).join(", ")}${where}`;
+      }
+      return `${yamlPath(issue.path)}: ${issue.message}`;
+    })
+    .join("; ");
+}
+
+/** Parses the text of a project.yml; `display` names the file in messages. */
+export function parseProjectConfig(text: string, display = configFile): ProjectConfig {
+  let raw: unknown;
+  try {
+    raw = parseYaml(text) ?? {};
+  } catch (e) {
+    const where = e instanceof YAMLParseError && e.linePos ? ` at line ${e.linePos[0].line}` : "";
+    throw new AppError("invalid_config", `${display} is not valid YAML${where}. Fix the syntax and activate the project again.`);
+  }
+  const parsed = projectConfigSchema.safeParse(raw);
+  if (!parsed.success) {
+    throw new AppError(
+      "invalid_config",
+      `${display} is invalid: ${describeConfigIssues(parsed.error)}. Known keys: ${Object.keys(projectConfigSchema.shape).join(", ")}.`,
+    );
+  }
+  return parsed.data;
+}
+
+/** The project's config, or the defaults when it has no project.yml. */
+export async function loadProjectConfig(root: string): Promise<ProjectConfig> {
+  let text: string;
+  try {
+    text = await readFile(join(root, configFile), "utf8");
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return defaultConfig;
+    throw new AppError("invalid_config", `${configFile} cannot be read (${(e as NodeJS.ErrnoException).code ?? "error"}).`);
+  }
+  return parseProjectConfig(text);
+}
