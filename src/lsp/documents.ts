@@ -54,14 +54,19 @@ export class Documents {
   /**
    * Re-reads every open document from disk: an open document's text overrides the disk for the
    * server, so a file changed by another process must be re-sent before any cross-file request.
+   * Returns whether any document changed.
    */
-  refreshAll(): Promise<void> {
+  refreshAll(): Promise<boolean> {
     return this.serial(async () => {
+      let changed = false;
       for (const doc of [...this.open.values()]) {
         const text = await readFile(doc.path, "utf8").then(stripBom, () => null);
         if (text === null) await this.close(doc);
         else if (text !== doc.text) await this.change(doc, text);
+        else continue;
+        changed = true;
       }
+      return changed;
     });
   }
 

@@ -124,7 +124,8 @@ export class LspSession {
   /** Re-sends every open document that changed on disk since it was last sent. */
   async refreshOpenDocuments(): Promise<void> {
     await this.whenInitialized();
-    await this.documents.refreshAll();
+    // A changed dependency can change other files' errors, as a write by scalpel would.
+    if (await this.documents.refreshAll()) this.lastWriteSeq = this.store.tick();
   }
 
   async didWrite(absPaths: string[]): Promise<void> {

@@ -77,7 +77,10 @@ export function parseProjectConfig(text: string, display = configFile): ProjectC
     raw = parseYaml(text) ?? {};
   } catch (e) {
     const where = e instanceof YAMLParseError && e.linePos ? ` at line ${e.linePos[0].line}` : "";
-    throw new AppError("invalid_config", `${display} is not valid YAML${where}. Fix the syntax and activate the project again.`);
+    throw new AppError(
+      "invalid_config",
+      `${display} is not valid YAML${where}. Fix the syntax and activate the project again.`,
+    );
   }
   const parsed = projectConfigSchema.safeParse(raw);
   if (!parsed.success) {
@@ -96,7 +99,10 @@ export async function loadProjectConfig(root: string): Promise<ProjectConfig> {
     text = await readFile(join(root, configFile), "utf8");
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === "ENOENT") return defaultConfig;
-    throw new AppError("invalid_config", `${configFile} cannot be read (${(e as NodeJS.ErrnoException).code ?? "error"}).`);
+    throw new AppError(
+      "invalid_config",
+      `${configFile} cannot be read (${(e as NodeJS.ErrnoException).code ?? "error"}).`,
+    );
   }
   return parseProjectConfig(text);
 }

@@ -5,9 +5,9 @@
 import { basename } from "node:path";
 import { EditJournal } from "../edits/journal.js";
 import type { Logger } from "../log.js";
-import { defaultConfig, type ProjectConfig } from "./config.js";
 import { Sandbox } from "../security/sandbox.js";
 import { SecretRules } from "../security/secrets.js";
+import { defaultConfig, type ProjectConfig } from "./config.js";
 import { IgnoreRules } from "./ignore.js";
 import type { ServerPool } from "./server-pool.js";
 
