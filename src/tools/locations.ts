@@ -8,7 +8,7 @@ import type { Project } from "../project/project.js";
 import type { CheckedPath } from "../security/sandbox.js";
 import type { SymbolNode } from "../symbols/tree.js";
 import { splitLines } from "./common.js";
-import { fileSymbols } from "./symbol-access.js";
+import { cachedSymbols, fileSymbols } from "./symbol-access.js";
 
 export interface FileView {
   path: CheckedPath;
@@ -44,6 +44,13 @@ export class FileViews {
   }
 
   private async load(path: CheckedPath): Promise<FileView> {
+    // Reference sites span many files: symbols cached for the same text spare a didOpen and a
+    // documentSymbol round trip per file.
+    const text = await readFile(path.abs, "utf8")
+      .then((t) => t.replace(/^\uFEFF/, ""))
+      .catch(() => null);
+    const cached = text === null ? null : cachedSymbols(this.project, path.abs, text);
+    if (text !== null && cached) return { path, lines: splitLines(text), roots: cached };
     if (this.project.pool.adapterForPath(path.abs) !== null) {
       try {
         const fs = await fileSymbols(this.project, path, this.signal, false);
@@ -52,8 +59,7 @@ export class FileViews {
         // Fall through: a file the server cannot describe still gets a snippet.
       }
     }
-    const text = await readFile(path.abs, "utf8").catch(() => "");
-    return { path, lines: splitLines(text.replace(/^\uFEFF/, "")), roots: null };
+    return { path, lines: splitLines(text ?? ""), roots: null };
   }
 }
 

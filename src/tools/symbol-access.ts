@@ -21,10 +21,12 @@ export interface FileSymbols {
   adapter: LanguageAdapter;
 }
 
+/**
+ * Document symbols depend only on a file's text, so they are cached by text, not by document
+ * version: versions restart at 1 when a file is closed and opened again, and may then name other text.
+ */
 interface CacheEntry {
-  session: LspSession;
-  uri: string;
-  version: number;
+  text: string;
   roots: SymbolNode[];
 }
 
@@ -62,9 +64,7 @@ export async function fileSymbols(
   const doc = await session.sync(path.abs);
   const cache = cacheOf(project);
   const hit = cache.get(path.abs);
-  if (hit && hit.session === session && hit.version === doc.version && hit.uri === doc.uri) {
-    return { path, doc, roots: hit.roots, session, adapter };
-  }
+  if (hit && hit.text === doc.text) return { path, doc, roots: hit.roots, session, adapter };
   const raw = await session.request<(DocumentSymbol | SymbolInformation)[] | null>(
     "textDocument/documentSymbol",
     { textDocument: { uri: doc.uri } },
@@ -75,8 +75,14 @@ export async function fileSymbols(
   const roots = buildTree(
     adapter.normalizeSymbols ? adapter.normalizeSymbols(hierarchical, doc.text) : hierarchical,
   );
-  cache.set(path.abs, { session, uri: doc.uri, version: doc.version, roots });
+  cache.set(path.abs, { text: doc.text, roots });
   return { path, doc, roots, session, adapter };
+}
+
+/** Symbols already known for exactly this text of a file, without asking any server. */
+export function cachedSymbols(project: Project, abs: string, text: string): SymbolNode[] | null {
+  const hit = cacheOf(project).get(abs);
+  return hit && hit.text === text ? hit.roots : null;
 }
 
 export function matchSymbols(roots: readonly SymbolNode[], pattern: string, substring = false): SymbolNode[] {
