@@ -2,12 +2,13 @@
  * createServer(options) → an MCP server exposing the tool list. No I/O at import; the CLI connects
  * it to a transport.
  */
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { McpServer, type RegisteredTool, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { Logger } from "./log.js";
+import { prompts, staticResources, templateResources } from "./resources/index.js";
 import { toolsFor } from "./tools/index.js";
 import { serverInstructions } from "./tools/instructions.js";
-import { runTool } from "./tools/run-tool.js";
+import { runTool, scrubPaths } from "./tools/run-tool.js";
 import { version } from "./version.js";
 import type { Workspace } from "./workspace.js";
 
@@ -23,9 +24,12 @@ export function createServer(options: ServerOptions): McpServer {
     { instructions: serverInstructions, capabilities: { logging: {} } },
   );
   const tools = toolsFor(workspace.options.readOnly);
-  const toolNames = tools.map((t) => t.name);
+  const writers: RegisteredTool[] = [];
+  // Names of the tools a call can reach now: a read-only project disables the writing ones.
+  const toolNames = () =>
+    tools.filter((t) => t.annotations.readOnlyHint || !workspace.project?.readOnly).map((t) => t.name);
   for (const def of tools) {
-    server.registerTool(
+    const registered = server.registerTool(
       def.name,
       {
         title: def.title,
@@ -58,13 +62,87 @@ export function createServer(options: ServerOptions): McpServer {
           workspace,
           log,
           signal: extra.signal,
-          toolNames,
+          toolNames: toolNames(),
           ...(progress ? { progress } : {}),
         });
       },
     );
+    if (!def.annotations.readOnlyHint) writers.push(registered);
   }
+  // `read_only: true` in a project's config is only known once it is activated, possibly after
+  // start-up: writing tools are then disabled (clients get tools/list_changed) and re-enabled for a
+  // project that allows writes.
+  const syncWriters = () => {
+    const readOnly = workspace.project?.readOnly === true;
+    for (const tool of writers) {
+      if (readOnly && tool.enabled) tool.disable();
+      else if (!readOnly && !tool.enabled) tool.enable();
+    }
+  };
+  syncWriters();
+  workspace.onActivate(syncWriters);
+  registerResourcesAndPrompts(server, workspace);
   return server;
+}
+
+function registerResourcesAndPrompts(server: McpServer, workspace: Workspace): void {
+  // Resource errors become JSON-RPC errors; like tool errors they must not carry host paths.
+  const guarded = async <T>(fn: () => Promise<T>): Promise<T> => {
+    try {
+      return await fn();
+    } catch (e) {
+      throw new Error(scrubPaths(e instanceof Error ? e.message : String(e), workspace));
+    }
+  };
+  for (const def of staticResources) {
+    server.registerResource(
+      def.name,
+      def.uri,
+      { title: def.title, description: def.description, mimeType: def.mimeType },
+      async (uri) => ({
+        contents: [{ uri: uri.href, mimeType: def.mimeType, text: await guarded(() => def.read(workspace)) }],
+      }),
+    );
+  }
+  for (const def of templateResources) {
+    const template = new ResourceTemplate(def.uriTemplate, {
+      list: async () => ({
+        resources: (await guarded(() => def.list(workspace))).map((r) => ({ ...r, mimeType: def.mimeType })),
+      }),
+    });
+    server.registerResource(
+      def.name,
+      template,
+      { title: def.title, description: def.description, mimeType: def.mimeType },
+      async (uri, variables) => {
+        const vars = Object.fromEntries(
+          Object.entries(variables).map(([k, v]) => [k, Array.isArray(v) ? v.join(",") : String(v)]),
+        );
+        return {
+          contents: [
+            { uri: uri.href, mimeType: def.mimeType, text: await guarded(() => def.read(workspace, vars)) },
+          ],
+        };
+      },
+    );
+  }
+  for (const def of prompts) {
+    server.registerPrompt(
+      def.name,
+      { title: def.title, description: def.description, argsSchema: def.args },
+      async (args: unknown) => ({
+        messages: [
+          {
+            role: "user" as const,
+            content: {
+              type: "text" as const,
+              text: await guarded(() => def.build(workspace, args as never)),
+            },
+          },
+        ],
+      }),
+    );
+  }
 }
 
 /** Serves on stdin/stdout; `onClose` runs when the client goes away. */

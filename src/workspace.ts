@@ -4,7 +4,7 @@
  */
 import { realpath, stat } from "node:fs/promises";
 import { isAbsolute, resolve } from "node:path";
-import { adapters } from "../language-servers/index.js";
+import { adaptersFor } from "../language-servers/index.js";
 import { AppError } from "./errors.js";
 import type { Logger } from "./log.js";
 import { loadProjectConfig } from "./project/config.js";
@@ -21,6 +21,7 @@ export interface WorkspaceOptions {
 export class Workspace {
   private current: Project | null = null;
   private detected: string[] = [];
+  private readonly activationListeners: Array<(project: Project) => void> = [];
 
   constructor(
     readonly options: WorkspaceOptions,
@@ -35,16 +36,24 @@ export class Workspace {
     return this.detected;
   }
 
+  /** Runs after each activation of a new project (the server re-checks which tools it allows). */
+  onActivate(listener: (project: Project) => void): void {
+    this.activationListeners.push(listener);
+  }
+
   async activate(projectArg: string): Promise<Project> {
     const root = await resolveRoot(projectArg, this.options.cwd);
     if (this.current?.root === root) return this.current;
     const config = await loadProjectConfig(root);
     await this.current?.pool.shutdown();
     const project = new Project({ root, readOnly: this.options.readOnly, config }, this.log.child("project"));
+    // Servers declared in project.yml join (or replace) the built-in adapters for every tool.
+    const adapters = adaptersFor(config.language_servers);
     const found = await detectLanguages(root, project.ignore, adapters);
     this.detected = config.languages ?? found.map((f) => f.language);
     project.pool = new ServerPool(root, adapters, this.log.child("lsp"));
     this.current = project;
+    for (const listener of this.activationListeners) listener(project);
     for (const language of this.detected) {
       try {
         project.pool.start(language);

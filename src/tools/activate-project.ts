@@ -1,7 +1,9 @@
-import { readdir } from "node:fs/promises";
-import { join } from "node:path";
+import { stat } from "node:fs/promises";
+import { resolve } from "node:path";
 import { z } from "zod";
-import type { Project } from "../project/project.js";
+import { AppError, isAppError } from "../errors.js";
+import { memoryStoreOf } from "../memory/store.js";
+import { isProjectName, ProjectRegistry } from "../project/registry.js";
 import { defineTool, readOnly } from "./tool.js";
 
 const serverSchema = z.object({
@@ -13,32 +15,38 @@ const serverSchema = z.object({
 /** Longest wait for servers when the client asked for progress. */
 const readyWaitMs = 120_000;
 
-/** Memory names in the project's memory folder (the memory store itself comes with issue #3). */
-async function memoryNames(project: Project): Promise<string[]> {
-  const dir = join(project.root, ".scalpel", "memories");
-  const out: string[] = [];
-  const visit = async (rel: string) => {
-    const entries = await readdir(join(dir, rel), { withFileTypes: true }).catch(() => []);
-    for (const e of entries) {
-      const name = rel ? `${rel}/${e.name}` : e.name;
-      if (e.isDirectory()) await visit(name);
-      else if (e.name.endsWith(".md")) out.push(name.slice(0, -3));
-    }
-  };
-  await visit("");
-  return out.sort();
+/** An argument that is not an existing directory but a registered name → that project's root. */
+async function resolveProjectArg(
+  arg: string,
+  cwd: string,
+  registry: ProjectRegistry,
+): Promise<string | null> {
+  if (!isProjectName(arg)) return null;
+  const asPath = await stat(resolve(cwd, arg)).catch(() => null);
+  if (asPath?.isDirectory()) return null;
+  const root = await registry.lookup(arg);
+  if (root === null) return null;
+  if (!(await stat(root).catch(() => null))?.isDirectory()) {
+    throw new AppError(
+      "file_not_found",
+      `Project '${arg}' is registered, but its directory no longer exists. Activate the project by its path; that registers it again.`,
+    );
+  }
+  return root;
 }
 
 export const activateProjectTool = defineTool({
   name: "activate_project",
   title: "Activate project",
   description:
-    "Makes a directory the active project: detects its languages and starts their language servers in the background. Call it first (unless scalpel was started with --project). If the client sends a progress token, the call waits until the servers are ready and reports their progress.",
+    "Makes a directory the active project: detects its languages and starts their language servers in the background, and lists the project's memories. Call it first (unless scalpel was started with --project). A project activated once by path can later be activated by its name. If the client sends a progress token, the call waits until the servers are ready and reports their progress.",
   input: {
     project: z
       .string()
       .min(1)
-      .describe("The project's root directory: absolute, or relative to scalpel's working directory"),
+      .describe(
+        "The project's root directory (absolute, or relative to scalpel's working directory), or the name of a project activated before",
+      ),
   },
   output: {
     name: z.string(),
@@ -51,13 +59,37 @@ export const activateProjectTool = defineTool({
   // Starting language servers reads the project but changes nothing in it.
   annotations: readOnly,
   async run(args, ctx) {
-    const project = await ctx.workspace.activate(args.project);
+    const registry = new ProjectRegistry();
+    const registered = await resolveProjectArg(args.project, ctx.workspace.options.cwd, registry);
+    let project: Awaited<ReturnType<typeof ctx.workspace.activate>>;
+    try {
+      project = await ctx.workspace.activate(registered ?? args.project);
+    } catch (error) {
+      if (
+        isAppError(error) &&
+        error.code === "file_not_found" &&
+        registered === null &&
+        isProjectName(args.project)
+      ) {
+        const names = await registry.names();
+        error.message += ` No project is registered under the name '${args.project}' either${names.length > 0 ? ` (registered: ${names.join(", ")})` : ""}.`;
+      }
+      throw error;
+    }
+    if (registered === null) {
+      // Activation by path makes the name usable next time; a registry problem must not stop the work.
+      await registry
+        .register(project.name, project.root)
+        .catch((e: unknown) =>
+          ctx.log.warn("cannot update the project registry", e instanceof Error ? e.message : e),
+        );
+    }
     if (ctx.wantsProgress) {
       project.pool.setProgressSink((m) => ctx.progress(m));
       await project.pool.waitUntilSettled(readyWaitMs, ctx.signal);
       project.pool.setProgressSink(null);
     }
-    const memories = await memoryNames(project);
+    const memories = await memoryStoreOf(project).names();
     const servers = project.pool
       .states()
       .filter((s) => ctx.workspace.languages.includes(s.language))
@@ -67,12 +99,16 @@ export const activateProjectTool = defineTool({
     const instructions = [
       `Project '${project.name}' is active${langs.length > 0 ? ` (${langs.join(", ")})` : " (no language with a known server was found)"}.`,
       onboarded
-        ? `Memories exist (${memories.join(", ")}): read the relevant ones with read_memory before exploring.`
-        : "No memories yet: onboarding is recommended — call onboarding for what to explore and which notes to write.",
+        ? `Onboarding was already performed: memories exist (${memories.join(", ")}). Read the relevant ones with read_memory before exploring.`
+        : "No memories yet: onboarding is recommended — call onboarding for what to explore and which memories to write.",
       servers.some((s) => s.status === "starting")
         ? "Language servers are starting; symbol tools wait for them automatically."
         : "",
+      project.readOnly
+        ? "The project is read-only: tools that write files or memories are not available."
+        : "",
       "Call initial_instructions once if you have not yet.",
+      project.config.initial_prompt ? `Project instructions: ${project.config.initial_prompt.trim()}` : "",
     ]
       .filter(Boolean)
       .join(" ");
@@ -89,6 +125,7 @@ export const activateProjectTool = defineTool({
     [
       `${r.name}: ${r.languages.join(", ") || "no languages"}`,
       ...r.servers.map((s) => `  ${s.language}: ${s.status}${s.detail ? ` (${s.detail})` : ""}`),
+      `memories: ${r.memories.join(", ") || "none"}`,
       r.instructions,
     ].join("\n"),
 });

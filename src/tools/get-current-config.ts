@@ -32,7 +32,12 @@ export const getCurrentConfigTool = defineTool({
     const langs = ctx.workspace.languages;
     return {
       project: p ? { name: p.name, languages: langs, read_only: p.readOnly } : null,
-      servers: p ? p.pool.states().filter((s) => langs.includes(s.language) || s.status !== "stopped") : [],
+      // The project's languages, plus servers started for other files; not every known adapter.
+      servers: p
+        ? p.pool
+            .states()
+            .filter((s) => langs.includes(s.language) || (s.status !== "stopped" && s.status !== "missing"))
+        : [],
       tools: ctx.toolNames,
       version,
     };

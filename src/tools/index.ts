@@ -1,6 +1,8 @@
 /** The one list of tools, in the order clients show them. */
 import { activateProjectTool } from "./activate-project.js";
 import { createTextFileTool } from "./create-text-file.js";
+import { deleteMemoryTool } from "./delete-memory.js";
+import { editMemoryTool } from "./edit-memory.js";
 import { findDeclarationTool } from "./find-declaration.js";
 import { findFileTool } from "./find-file.js";
 import { findImplementationsTool } from "./find-implementations.js";
@@ -13,8 +15,10 @@ import { initialInstructionsTool } from "./initial-instructions.js";
 import { insertAfterSymbolTool } from "./insert-after-symbol.js";
 import { insertBeforeSymbolTool } from "./insert-before-symbol.js";
 import { listDirTool } from "./list-dir.js";
+import { listMemoriesTool } from "./list-memories.js";
 import { onboardingTool } from "./onboarding.js";
 import { readFileTool } from "./read-file.js";
+import { readMemoryTool } from "./read-memory.js";
 import { renameSymbolTool } from "./rename-symbol.js";
 import { replaceContentTool } from "./replace-content.js";
 import { replaceSymbolBodyTool } from "./replace-symbol-body.js";
@@ -22,12 +26,18 @@ import { safeDeleteSymbolTool } from "./safe-delete-symbol.js";
 import { searchForPatternTool } from "./search-for-pattern.js";
 import type { ToolDef } from "./tool.js";
 import { undoEditTool } from "./undo-edit.js";
+import { writeMemoryTool } from "./write-memory.js";
 
 export const allTools: readonly ToolDef[] = [
   activateProjectTool,
   getCurrentConfigTool,
   onboardingTool,
   initialInstructionsTool,
+  listMemoriesTool,
+  readMemoryTool,
+  writeMemoryTool,
+  editMemoryTool,
+  deleteMemoryTool,
   getSymbolsOverviewTool,
   findSymbolTool,
   findReferencingSymbolsTool,

@@ -4,8 +4,8 @@ export const serverInstructions =
 
 export const manual = `# Using scalpel well
 
-Start: activate_project (or the server was started with --project). Then, for a repository you do not know,
-list_memories / read_memory for notes left by earlier sessions; if there are none, call onboarding.
+Start: activate_project (or the server was started with --project); it lists the project's memories. Read the
+relevant ones with read_memory before exploring; if there are none, call onboarding and follow it.
 
 ## Finding code
 - get_symbols_overview on a file or directory before reading files whole: it lists symbols with 1-based line spans.
@@ -26,6 +26,16 @@ list_memories / read_memory for notes left by earlier sessions; if there are non
   or any change that touches several files.
 - replace_content edits text smaller than a declaration (literal or regex); create_text_file writes new files.
 - After an edit, get_diagnostics_for_file shows the compiler's view of the file as it is on disk now.
+
+## Memories
+- Memories are markdown notes that persist across sessions, one file per memory in the project's memory folder
+  (default .scalpel/memories/, or memory_dir in .scalpel/project.yml). They are shared with the people on the project.
+- list_memories shows them; read_memory reads one. Names may contain '/' for topic folders ('topics/build').
+- write_memory saves a note (replacing one of the same name); edit_memory changes part of it (literal or regex
+  needle, exactly one match unless allow_multiple); delete_memory removes a wrong or obsolete note.
+- Write facts that stay true: what the project is, its architecture, exact commands, conventions, gotchas. Not task
+  progress, not code, never secrets. Keep each memory short; update notes when you learn that they are wrong.
+- In a read-only project (--read-only or read_only: true) memories can be read but not written.
 
 ## Reading answers
 - Lines and columns are 1-based everywhere, in inputs and outputs. Paths are relative to the project root.

@@ -1,67 +1,265 @@
 import { readdir, readFile } from "node:fs/promises";
-import { join } from "node:path";
+import { parse as parseYaml } from "yaml";
 import { z } from "zod";
+import { memoryStoreOf } from "../memory/store.js";
 import type { Project } from "../project/project.js";
 import { defineTool, readOnly } from "./tool.js";
 
-/** The facts onboarding instructions are built from: what is visible without a language server. */
-async function projectFacts(project: Project, languages: string[]): Promise<string[]> {
-  const facts: string[] = [];
-  if (languages.length > 0) facts.push(`Languages with a server: ${languages.join(", ")}.`);
-  const top = await readdir(project.root, { withFileTypes: true }).catch(() => []);
-  const visible = top
-    .filter((e) => !project.ignore.isIgnored(e.name, e.isDirectory()) && !e.name.startsWith("."))
-    .map((e) => (e.isDirectory() ? `${e.name}/` : e.name))
-    .sort();
-  if (visible.length > 0) facts.push(`Top level: ${visible.slice(0, 40).join(", ")}.`);
+/** The memories onboarding asks for, with what each should hold. */
+export const onboardingMemories: ReadonlyArray<readonly [string, string]> = [
+  ["overview", "what the project does, its main parts and entry points"],
+  [
+    "architecture",
+    "modules and how they depend on each other; where the core logic lives; data flow of one typical operation",
+  ],
+  ["commands", "exact commands to install, build, test (all and one file), lint, format and run"],
+  ["conventions", "code style, naming, error handling, logging, how tests are written and where they live"],
+  [
+    "gotchas",
+    "anything surprising you had to find out the hard way (generated files, slow steps, fragile areas)",
+  ],
+];
+
+/** What scalpel can see of a project without a language server; every path is root-relative. */
+export interface ProjectFacts {
+  languages: string[];
+  /** Top-level entries, directories with a trailing `/`. */
+  topLevel: string[];
+  /** Build manifests found at the root. */
+  manifests: string[];
+  readme: string | null;
+  entryPoints: string[];
+  /** Commands with where they come from, e.g. `npm test` (package.json: node test/run.mjs). */
+  commands: string[];
+  /** CI configuration files. */
+  ci: string[];
+}
+
+const maxManifestBytes = 512 * 1024;
+
+/** A root-level text file through the sandbox, or null when it is missing, unsafe or too big. */
+async function readRootFile(project: Project, rel: string): Promise<string | null> {
   try {
-    const pkg = JSON.parse(await readFile(join(project.root, "package.json"), "utf8")) as {
-      scripts?: Record<string, string>;
-      main?: string;
-      bin?: unknown;
-      exports?: unknown;
-    };
-    const scripts = Object.entries(pkg.scripts ?? {}).map(([k, v]) => `npm run ${k} (${v})`);
-    if (scripts.length > 0) facts.push(`package.json scripts: ${scripts.slice(0, 20).join("; ")}.`);
-    const entries = [pkg.main, typeof pkg.bin === "string" ? pkg.bin : undefined].filter(Boolean);
-    if (entries.length > 0) facts.push(`Entry points from package.json: ${entries.join(", ")}.`);
+    const path = project.sandbox.resolve(rel, { mustExist: true, kind: "file" });
+    if (project.secrets.isSecret(path.rel)) return null;
+    const text = await readFile(path.abs, "utf8");
+    return text.length > maxManifestBytes ? null : text;
   } catch {
-    // No package.json: nothing to report from it.
+    return null;
+  }
+}
+
+async function listNames(project: Project, rel: string): Promise<Array<{ name: string; dir: boolean }>> {
+  try {
+    const path = project.sandbox.resolve(rel, { mustExist: true, kind: "dir" });
+    const entries = await readdir(path.abs, { withFileTypes: true });
+    return entries.map((e) => ({ name: e.name, dir: e.isDirectory() }));
+  } catch {
+    return [];
+  }
+}
+
+function fromPackageJson(text: string, facts: ProjectFacts): void {
+  let pkg: Record<string, unknown>;
+  try {
+    pkg = JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    return;
+  }
+  const str = (v: unknown) => (typeof v === "string" ? [v] : []);
+  facts.entryPoints.push(...str(pkg.main).map((p) => `${p} (package.json main)`));
+  facts.entryPoints.push(...str(pkg.module).map((p) => `${p} (package.json module)`));
+  if (typeof pkg.bin === "string") facts.entryPoints.push(`${pkg.bin} (package.json bin)`);
+  else if (pkg.bin && typeof pkg.bin === "object") {
+    for (const [cmd, file] of Object.entries(pkg.bin)) {
+      if (typeof file === "string") facts.entryPoints.push(`${file} (package.json bin '${cmd}')`);
+    }
+  }
+  if (typeof pkg.exports === "string") facts.entryPoints.push(`${pkg.exports} (package.json exports)`);
+  const scripts = pkg.scripts && typeof pkg.scripts === "object" ? Object.entries(pkg.scripts) : [];
+  // npm's own shortcuts for the scripts that have them.
+  const short = new Set(["test", "start"]);
+  for (const [name, cmd] of scripts.slice(0, 25)) {
+    if (typeof cmd !== "string") continue;
+    facts.commands.push(`${short.has(name) ? `npm ${name}` : `npm run ${name}`} (package.json: ${cmd})`);
+  }
+}
+
+/** Cargo.toml without a TOML parser: package name, binaries and workspace members are enough here. */
+function fromCargoToml(text: string, facts: ProjectFacts, files: Set<string>): void {
+  const workspace = /^\[workspace\]/m.test(text);
+  const members = /members\s*=\s*\[([^\]]*)\]/m.exec(text)?.[1];
+  if (workspace && members) {
+    const list = [...members.matchAll(/"([^"]+)"/g)].map((m) => m[1]);
+    facts.entryPoints.push(`Cargo workspace members: ${list.join(", ")}`);
+  }
+  for (const m of text.matchAll(/^\[\[bin\]\][^[]*?path\s*=\s*"([^"]+)"/gm)) {
+    facts.entryPoints.push(`${m[1]} (Cargo.toml [[bin]])`);
+  }
+  if (files.has("src/main.rs")) facts.entryPoints.push("src/main.rs (Cargo binary)");
+  if (files.has("src/lib.rs")) facts.entryPoints.push("src/lib.rs (Cargo library)");
+  facts.commands.push(
+    "cargo build (Cargo.toml)",
+    "cargo test (Cargo.toml)",
+    "cargo clippy --all-targets (Cargo.toml; lint)",
+    "cargo fmt --check (Cargo.toml; format)",
+  );
+}
+
+function fromPubspec(text: string, facts: ProjectFacts, files: Set<string>, binFiles: string[]): void {
+  let spec: Record<string, unknown> = {};
+  try {
+    spec = (parseYaml(text) ?? {}) as Record<string, unknown>;
+  } catch {
+    // A broken pubspec still tells us it is a Dart project.
+  }
+  const deps = spec.dependencies && typeof spec.dependencies === "object" ? spec.dependencies : {};
+  const flutter = "flutter" in deps;
+  if (files.has("lib/main.dart")) facts.entryPoints.push("lib/main.dart (Dart/Flutter app)");
+  for (const f of binFiles) facts.entryPoints.push(`bin/${f} (Dart executable)`);
+  const tool = flutter ? "flutter" : "dart";
+  facts.commands.push(
+    `${tool} pub get (pubspec.yaml)`,
+    `${tool} test (pubspec.yaml)`,
+    `${flutter ? "flutter analyze" : "dart analyze"} (pubspec.yaml; lint)`,
+    "dart format . (pubspec.yaml; format)",
+  );
+}
+
+function fromMakefile(text: string, facts: ProjectFacts): void {
+  const targets = [...text.matchAll(/^([A-Za-z0-9][A-Za-z0-9_.-]*)\s*:(?!=)/gm)].map((m) => m[1]!);
+  for (const t of [...new Set(targets)].slice(0, 15)) facts.commands.push(`make ${t} (Makefile)`);
+}
+
+export async function projectFacts(project: Project, languages: readonly string[]): Promise<ProjectFacts> {
+  const facts: ProjectFacts = {
+    languages: [...languages],
+    topLevel: [],
+    manifests: [],
+    readme: null,
+    entryPoints: [],
+    commands: [],
+    ci: [],
+  };
+  const top = await listNames(project, ".");
+  facts.topLevel = top
+    .filter((e) => !e.name.startsWith(".") && !project.ignore.isIgnored(e.name, e.dir))
+    .map((e) => (e.dir ? `${e.name}/` : e.name))
+    .sort();
+  facts.readme = top.find((e) => !e.dir && /^readme(\.|$)/i.test(e.name))?.name ?? null;
+
+  // The few files the entry-point heuristics look at.
+  const files = new Set<string>();
+  for (const dir of ["src", "lib"]) {
+    for (const e of await listNames(project, dir)) if (!e.dir) files.add(`${dir}/${e.name}`);
+  }
+  const binFiles = (await listNames(project, "bin"))
+    .filter((e) => !e.dir && e.name.endsWith(".dart"))
+    .map((e) => e.name);
+
+  const pkg = await readRootFile(project, "package.json");
+  if (pkg !== null) {
+    facts.manifests.push("package.json");
+    fromPackageJson(pkg, facts);
+  }
+  const cargo = await readRootFile(project, "Cargo.toml");
+  if (cargo !== null) {
+    facts.manifests.push("Cargo.toml");
+    fromCargoToml(cargo, facts, files);
+  }
+  const pubspec = await readRootFile(project, "pubspec.yaml");
+  if (pubspec !== null) {
+    facts.manifests.push("pubspec.yaml");
+    fromPubspec(pubspec, facts, files, binFiles);
+  }
+  for (const name of ["tsconfig.json", "go.mod", "pyproject.toml", "Makefile", "justfile"]) {
+    if (top.some((e) => !e.dir && e.name === name)) facts.manifests.push(name);
+  }
+  const make = facts.manifests.includes("Makefile") ? await readRootFile(project, "Makefile") : null;
+  if (make !== null) fromMakefile(make, facts);
+
+  for (const e of await listNames(project, ".github/workflows")) {
+    if (!e.dir && /\.ya?ml$/.test(e.name)) facts.ci.push(`.github/workflows/${e.name}`);
+  }
+  for (const name of [".gitlab-ci.yml", ".ci", ".circleci", "Jenkinsfile"]) {
+    if (top.some((e) => e.name === name)) facts.ci.push(name);
   }
   return facts;
+}
+
+/** The onboarding text: facts, an exploration plan, and the memories to write. */
+export async function onboardingInstructions(
+  project: Project,
+  languages: readonly string[],
+): Promise<string> {
+  const facts = await projectFacts(project, languages);
+  const existing = await memoryStoreOf(project).names();
+  const seen: string[] = [];
+  const add = (label: string, items: readonly string[], limit = 40) => {
+    if (items.length === 0) return;
+    const shown =
+      items.slice(0, limit).join(", ") + (items.length > limit ? `, … (${items.length - limit} more)` : "");
+    seen.push(`- ${label}: ${shown}`);
+  };
+  add("Languages with a language server", facts.languages);
+  add("Top level", facts.topLevel);
+  add("Build files", facts.manifests);
+  add("Entry points", facts.entryPoints);
+  add("CI configuration", facts.ci);
+  if (facts.readme) seen.push(`- README: ${facts.readme}`);
+
+  const sourceDirs = facts.topLevel.filter((e) =>
+    /^(src|lib|bin|app|packages|crates|cmd|internal)\/$/.test(e),
+  );
+  const overviewTargets =
+    sourceDirs.length > 0
+      ? sourceDirs.map((d) => `'${d.slice(0, -1)}'`).join(", ")
+      : "the main source folders";
+  const missing = onboardingMemories.filter(([name]) => !existing.includes(name));
+
+  const lines = [
+    `# Onboarding '${project.name}'`,
+    "",
+    "What scalpel sees:",
+    ...(seen.length > 0 ? seen : ["- An empty or unrecognised project: start with list_dir."]),
+    "",
+    "Commands found (verify before writing them down; run nothing destructive):",
+    ...(facts.commands.length > 0
+      ? facts.commands.map((c) => `- ${c}`)
+      : [
+          "- none in package.json, Cargo.toml, pubspec.yaml or a Makefile: look at the README and CI configuration.",
+        ]),
+    "",
+    "Explore, in this order:",
+    `1. ${facts.readme ? `read_file '${facts.readme}'` : "list_dir on the root"}, then list_dir on ${overviewTargets}.`,
+    `2. get_symbols_overview on ${overviewTargets} (depth 0), then on the central files (depth 1).`,
+    `3. find_symbol with include_body: true on the entry points${facts.entryPoints.length > 0 ? " listed above" : ""}.`,
+    "4. find_referencing_symbols on two or three central classes or functions to learn how the parts connect.",
+    `5. Confirm how to build, test and lint${facts.ci.length > 0 ? ` (the CI configuration ${facts.ci[0]} shows what really runs)` : ""}.`,
+    "",
+    existing.length > 0
+      ? `Memories already written: ${existing.join(", ")}. Read them first and update them with edit_memory rather than rewriting.`
+      : "No memories exist yet.",
+    missing.length > 0
+      ? "Then write these memories with write_memory (short, factual markdown; name files by relative path and symbols by name path):"
+      : "All the standard memories exist; keep them accurate when you learn something new:",
+    ...(missing.length > 0 ? missing : onboardingMemories).map(([name, what]) => `- ${name}: ${what}.`),
+    "",
+    "Memories are for facts that stay true across sessions; do not store task progress or code in them.",
+  ];
+  return lines.join("\n");
 }
 
 export const onboardingTool = defineTool({
   name: "onboarding",
   title: "Onboarding instructions",
   description:
-    "Returns concrete instructions for getting to know this project — what to explore with which tools and which memories to write — built from what scalpel sees (languages, layout, build and test commands). Call it when activate_project says onboarding is recommended.",
+    "Returns concrete instructions for getting to know this project — what to explore with which tools and which memories to write — built from what scalpel sees (languages, layout, entry points, build and test commands). Call it when activate_project says onboarding is recommended.",
   input: {},
   output: { instructions: z.string() },
   annotations: readOnly,
   async run(_args, ctx) {
-    const project = ctx.project;
-    const facts = await projectFacts(project, ctx.workspace.languages);
-    const instructions = [
-      `# Onboarding '${project.name}'`,
-      "",
-      "What scalpel sees:",
-      ...facts.map((f) => `- ${f}`),
-      "",
-      "Explore, in this order:",
-      "1. list_dir on the root and the main source folders; read the README with read_file.",
-      "2. get_symbols_overview on the main source folders (depth 0), then on the central files (depth 1).",
-      "3. find_referencing_symbols on two or three central classes or functions to learn how the parts connect.",
-      "4. Find how to build, test, lint and run (package scripts, Makefile, CI config).",
-      "",
-      "Then write these memories with write_memory (short, factual markdown; name files and symbols by name path):",
-      "- overview: what the project does, its main parts and entry points.",
-      "- architecture: modules and how they depend on each other; where the core logic lives.",
-      "- commands: exact commands to build, test, lint, run.",
-      "- conventions: code style, naming, error handling, testing patterns.",
-      "- gotchas: anything surprising you had to find out the hard way.",
-    ].join("\n");
-    return { instructions };
+    return { instructions: await onboardingInstructions(ctx.project, ctx.workspace.languages) };
   },
   render: (r) => r.instructions,
 });

@@ -1,0 +1,20 @@
+import { z } from "zod";
+import { memoryStoreOf } from "../memory/store.js";
+import { assertWritable, memoryName } from "./memory-common.js";
+import { defineTool } from "./tool.js";
+
+export const deleteMemoryTool = defineTool({
+  name: "delete_memory",
+  title: "Delete memory",
+  description:
+    "Deletes one memory (a markdown note in the project's memory folder). Use it for notes that are wrong or obsolete; to correct part of a note use edit_memory.",
+  input: { name: memoryName },
+  output: { name: z.string(), deleted: z.literal(true) },
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false },
+  async run(args, ctx) {
+    const project = ctx.project;
+    assertWritable(project);
+    return memoryStoreOf(project).delete(args.name);
+  },
+  render: (r) => `Deleted memory '${r.name}'.`,
+});

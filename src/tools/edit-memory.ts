@@ -1,0 +1,52 @@
+import { z } from "zod";
+import { AppError } from "../errors.js";
+import { memoryStoreOf } from "../memory/store.js";
+import { assertWritable, memoryName } from "./memory-common.js";
+import { findMatches } from "./replace-content.js";
+import { defineTool, writes } from "./tool.js";
+
+export const editMemoryTool = defineTool({
+  name: "edit_memory",
+  title: "Edit memory",
+  description:
+    "Replaces text in one memory: a literal needle (default) or a JavaScript regular expression (mode: 'regex', flags g and m; the replacement may use $1, $<name>, $&). The needle must match exactly once unless allow_multiple is true. Use it to correct or extend a note without rewriting it; write_memory replaces a whole note.",
+  input: {
+    name: memoryName,
+    needle: z.string().min(1).describe("Text (or regex with mode 'regex') to find"),
+    replacement: z.string().describe("Replacement text"),
+    mode: z.enum(["literal", "regex"]).default("literal"),
+    allow_multiple: z
+      .boolean()
+      .default(false)
+      .describe("Replace every match instead of requiring exactly one"),
+  },
+  output: { name: z.string(), bytes: z.number().int() },
+  annotations: writes,
+  async run(args, ctx) {
+    const project = ctx.project;
+    assertWritable(project);
+    const store = memoryStoreOf(project);
+    const { name, content } = await store.read(args.name);
+    const found = findMatches(content, args.needle, args.replacement, args.mode);
+    if (found.length === 0) {
+      throw new AppError(
+        "no_match",
+        `The needle was not found in memory '${name}'. Read it with read_memory and copy the text exactly${args.mode === "literal" ? ", or use mode: 'regex'" : ""}.`,
+      );
+    }
+    if (found.length > 1 && !args.allow_multiple) {
+      throw new AppError(
+        "multiple_matches",
+        `The needle matches ${found.length} times in memory '${name}'. Include more surrounding text to make it unique, or pass allow_multiple: true to replace every match.`,
+        { count: found.length },
+      );
+    }
+    // Splice from the end so earlier offsets stay valid.
+    let next = content;
+    for (const m of [...found].sort((a, b) => b.start - a.start)) {
+      next = next.slice(0, m.start) + m.newText + next.slice(m.end);
+    }
+    return store.write(name, next);
+  },
+  render: (r) => `Edited memory '${r.name}' (${r.bytes} bytes).`,
+});

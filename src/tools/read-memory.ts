@@ -1,0 +1,16 @@
+import { z } from "zod";
+import { memoryStoreOf } from "../memory/store.js";
+import { memoryName } from "./memory-common.js";
+import { defineTool, readOnly } from "./tool.js";
+
+export const readMemoryTool = defineTool({
+  name: "read_memory",
+  title: "Read memory",
+  description:
+    "Reads one markdown note written by an earlier session (see list_memories for the names). Read the memories relevant to your task before exploring the code again.",
+  input: { name: memoryName },
+  output: { name: z.string(), content: z.string() },
+  annotations: readOnly,
+  run: (args, ctx) => memoryStoreOf(ctx.project).read(args.name),
+  render: (r) => r.content,
+});

@@ -1,0 +1,145 @@
+/**
+ * Memory tools, read-only projects and the registry through an in-process MCP client ⇄ server pair
+ * (InMemoryTransport): a project whose config says `read_only: true`, activated after start-up,
+ * disables every writing tool (the client hears tools/list_changed) and a writable project brings
+ * them back.
+ */
+import * as assert from "node:assert/strict";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { after, before, describe, test } from "node:test";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { log } from "../../src/log.js";
+import { createServer } from "../../src/server.js";
+import { allTools } from "../../src/tools/index.js";
+import { Workspace } from "../../src/workspace.js";
+import { makeTempProject, type TempProject } from "../helpers/fixtures.js";
+
+const writingTools = allTools.filter((t) => !t.annotations.readOnlyHint).map((t) => t.name);
+
+interface Result {
+  isError: boolean;
+  text: string;
+  structured: Record<string, unknown> | undefined;
+}
+
+describe("memory tools and read-only projects (in-process)", () => {
+  let tmp: TempProject;
+  let client: Client;
+  let workspace: Workspace;
+  let listChanged = 0;
+  const savedHome = process.env.SCALPEL_HOME;
+
+  const call = async (name: string, args: Record<string, unknown> = {}): Promise<Result> => {
+    const r = await client.callTool({ name, arguments: args });
+    const content = (r.content ?? []) as Array<{ type: string; text?: string }>;
+    return {
+      isError: r.isError === true,
+      text: content.map((c) => c.text ?? "").join("\n"),
+      structured: r.structuredContent as Record<string, unknown> | undefined,
+    };
+  };
+  const toolNames = async () => (await client.listTools()).tools.map((t) => t.name);
+
+  before(async () => {
+    tmp = await makeTempProject("scalpel-memory-int-");
+    process.env.SCALPEL_HOME = join(tmp.base, "home");
+    await mkdir(join(tmp.base, "ro", ".scalpel"), { recursive: true });
+    await writeFile(join(tmp.base, "ro", ".scalpel", "project.yml"), "name: frozen\nread_only: true\n");
+    await mkdir(join(tmp.base, "ro", ".scalpel", "memories"));
+    await writeFile(join(tmp.base, "ro", ".scalpel", "memories", "overview.md"), "# Frozen\n");
+    workspace = new Workspace({ readOnly: false, cwd: tmp.base }, log);
+    const server = createServer({ workspace, log });
+    const [a, b] = InMemoryTransport.createLinkedPair();
+    client = new Client({ name: "memory-int", version: "0.0.0" });
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      listChanged++;
+    });
+    await Promise.all([server.connect(a), client.connect(b)]);
+  });
+
+  after(async () => {
+    await client?.close();
+    await workspace?.shutdown();
+    if (savedHome === undefined) delete process.env.SCALPEL_HOME;
+    else process.env.SCALPEL_HOME = savedHome;
+    await tmp?.cleanup();
+  });
+
+  test("memory tools need an active project", async () => {
+    const r = await call("list_memories");
+    assert.equal(r.isError, true);
+    assert.match(r.text, /no_active_project/);
+  });
+
+  test("a writable project: every writing tool is listed; memories round-trip", async () => {
+    const a = await call("activate_project", { project: "project" });
+    assert.equal(a.isError, false, a.text);
+    const names = await toolNames();
+    for (const w of writingTools) assert.ok(names.includes(w), `${w} in ${names.join(", ")}`);
+    assert.deepEqual((await call("write_memory", { name: "notes", content: "a b a" })).structured, {
+      name: "notes",
+      bytes: 5,
+    });
+    const multi = await call("edit_memory", { name: "notes", needle: "a", replacement: "x" });
+    assert.match(multi.text, /multiple_matches/);
+    const regexAll = await call("edit_memory", {
+      name: "notes",
+      needle: "(a)",
+      replacement: "<$1>",
+      mode: "regex",
+      allow_multiple: true,
+    });
+    assert.equal(regexAll.isError, false, regexAll.text);
+    assert.equal(await readFile(join(tmp.dir, ".scalpel", "memories", "notes.md"), "utf8"), "<a> b <a>");
+  });
+
+  test("activating a read_only project disables the writing tools, and they come back after", async () => {
+    const before = listChanged;
+    const a = await call("activate_project", { project: "ro" });
+    assert.equal(a.isError, false, a.text);
+    assert.equal(a.structured?.name, "frozen");
+    assert.deepEqual(a.structured?.memories, ["overview"]);
+    assert.match(String(a.structured?.instructions), /read-only/);
+    const names = await toolNames();
+    assert.deepEqual(
+      names.filter((n) => writingTools.includes(n)),
+      [],
+    );
+    assert.ok(names.includes("read_memory"));
+    assert.ok(listChanged > before, "the client was told that the tool list changed");
+    const cfg = await call("get_current_config");
+    assert.deepEqual(
+      ((cfg.structured?.tools ?? []) as string[]).filter((n) => writingTools.includes(n)),
+      [],
+    );
+    // A disabled tool is refused by the SDK; nothing is written.
+    const w = await call("write_memory", { name: "x", content: "y" }).catch((e: unknown) => ({
+      isError: true,
+      text: String(e),
+      structured: undefined,
+    }));
+    assert.equal(w.isError, true);
+    assert.equal((await call("read_memory", { name: "overview" })).structured?.content, "# Frozen\n");
+
+    const back = await call("activate_project", { project: "project" });
+    assert.equal(back.isError, false, back.text);
+    const again = await toolNames();
+    for (const t of writingTools) assert.ok(again.includes(t), t);
+  });
+
+  test("projects activated by path can be activated by name", async () => {
+    const r = await call("activate_project", { project: "frozen" });
+    assert.equal(r.isError, false, r.text);
+    assert.equal(r.structured?.name, "frozen");
+    const unknown = await call("activate_project", { project: "no-such-project" });
+    assert.equal(unknown.isError, true);
+    assert.match(
+      unknown.text,
+      /No project is registered under the name 'no-such-project'.*registered: frozen, project/,
+    );
+    assert.ok(!unknown.text.includes(tmp.base), unknown.text);
+  });
+});

@@ -1,0 +1,87 @@
+/** `.scalpel/project.yml`: defaults, every key, and errors that name the bad key. */
+import * as assert from "node:assert/strict";
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { after, before, test } from "node:test";
+import { AppError } from "../../src/errors.js";
+import { defaultConfig, loadProjectConfig, parseProjectConfig } from "../../src/project/config.js";
+import { makeTempProject, type TempProject } from "../helpers/fixtures.js";
+
+function invalid(text: string): string {
+  try {
+    parseProjectConfig(text);
+  } catch (e) {
+    assert.ok(e instanceof AppError && e.code === "invalid_config", String(e));
+    return e.message;
+  }
+  assert.fail(`accepted: ${text}`);
+}
+
+let tmp: TempProject;
+before(async () => {
+  tmp = await makeTempProject("scalpel-config-");
+});
+after(() => tmp.cleanup());
+
+test("no project.yml gives the defaults", async () => {
+  assert.deepEqual(await loadProjectConfig(tmp.dir), defaultConfig);
+  assert.equal(defaultConfig.memory_dir, ".scalpel/memories");
+  assert.equal(defaultConfig.read_only, false);
+});
+
+test("every documented key is read", async () => {
+  await mkdir(join(tmp.dir, ".scalpel"));
+  await writeFile(
+    join(tmp.dir, ".scalpel/project.yml"),
+    [
+      "name: shop",
+      "languages: [typescript]",
+      "ignored_paths: [generated/]",
+      "read_only: true",
+      "memory_dir: docs/memories",
+      "secrets: ['*.secret', '!.env.example']",
+      "initial_prompt: Run npm test after every change.",
+      "language_servers:",
+      "  python:",
+      "    command: pyright-langserver",
+      "    args: [--stdio]",
+      "    extensions: [.py]",
+    ].join("\n"),
+  );
+  const c = await loadProjectConfig(tmp.dir);
+  assert.equal(c.name, "shop");
+  assert.deepEqual(c.languages, ["typescript"]);
+  assert.deepEqual(c.ignored_paths, ["generated/"]);
+  assert.equal(c.read_only, true);
+  assert.equal(c.memory_dir, "docs/memories");
+  assert.deepEqual(c.secrets, ["*.secret", "!.env.example"]);
+  assert.equal(c.initial_prompt, "Run npm test after every change.");
+  assert.equal(c.language_servers.python?.command, "pyright-langserver");
+});
+
+test("an unknown key is refused by name, also a misspelt one", () => {
+  assert.match(invalid("readonly: true\n"), /unknown key 'readonly'/);
+  assert.match(
+    invalid("language_servers:\n  py:\n    command: x\n    extensions: [.py]\n    colour: red\n"),
+    /'colour' under language_servers\.py/,
+  );
+});
+
+test("a value of the wrong type names its key", () => {
+  assert.match(invalid("read_only: yes please\n"), /read_only:/);
+  assert.match(invalid("memory_dir: 3\n"), /memory_dir:/);
+});
+
+test("memory_dir must stay inside the project", () => {
+  for (const bad of ["../notes", "/abs/notes", "a/../../b"]) {
+    assert.match(
+      invalid(`memory_dir: ${JSON.stringify(bad)}\n`),
+      /memory_dir: must be a path inside the project/,
+    );
+  }
+  assert.equal(parseProjectConfig("memory_dir: memories\n").memory_dir, "memories");
+});
+
+test("YAML syntax errors give the line", () => {
+  assert.match(invalid("name: [unclosed\n"), /not valid YAML at line \d+/);
+});
