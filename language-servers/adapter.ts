@@ -24,8 +24,8 @@ export interface LanguageAdapter {
   ignoredDirs: string[];
   /** The launch spec for a project root, or the reason it cannot be launched. */
   spec(root: string): ServerSpec | { missing: string };
-  /** For `scalpel doctor`. */
-  probe(): Promise<ServerProbe>;
+  /** For `scalpel doctor`; `root` is the project, for servers resolved relative to it. */
+  probe(root?: string): Promise<ServerProbe>;
   /**
    * Server-specific clean-up of a document symbol tree before name paths are built (drop
    * anonymous callbacks, normalise qualified names, flatten impl blocks, widen ranges to the whole

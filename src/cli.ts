@@ -4,6 +4,7 @@
  */
 import type { z } from "zod";
 import { doctorReport } from "./doctor.js";
+import { isAppError } from "./errors.js";
 import { log } from "./log.js";
 import { killAllServersSync } from "./lsp/process.js";
 import { createServer, serveStdio } from "./server.js";
@@ -16,7 +17,7 @@ const usage = `scalpel ${version} — type-precise code tools for coding agents 
 
 Usage:
   scalpel mcp [--project PATH] [--read-only]     MCP server on stdio
-  scalpel doctor                                 which language servers are installed
+  scalpel doctor [--project PATH]                which language servers are installed
   scalpel <tool> --project PATH [--param value …]  run one tool and print its result
   scalpel tools                                  list the tools
 Values are JSON when they parse as JSON (numbers, true/false, arrays), strings otherwise.
@@ -77,7 +78,14 @@ async function serveMcp(flags: Parsed["flags"]): Promise<void> {
   const workspace = new Workspace({ readOnly: flags.has("read-only"), cwd: process.cwd() }, log);
   installExitHandlers(workspace);
   const project = flagString(flags, "project");
-  if (project !== undefined) await workspace.activate(project);
+  if (project !== undefined) {
+    // A project that cannot be activated (bad project.yml, missing directory) must not keep the
+    // server from starting: the client would only see a dead process. Calls explain it instead.
+    await workspace.activate(project).catch((e: unknown) => {
+      workspace.startupError = isAppError(e) ? e.message : "the project could not be activated";
+      log.error(`cannot activate ${project}: ${workspace.startupError}`);
+    });
+  }
   const server = createServer({ workspace, log });
   await serveStdio(server, () => {
     void workspace.shutdown().finally(() => process.exit(0));
@@ -142,7 +150,7 @@ async function main(): Promise<number> {
     return -1;
   }
   if (command === "doctor") {
-    process.stdout.write(`${await doctorReport()}\n`);
+    process.stdout.write(`${await doctorReport(flagString(flags, "project"))}\n`);
     return 0;
   }
   if (command === "tools") {

@@ -19,6 +19,9 @@ export interface WorkspaceOptions {
 }
 
 export class Workspace {
+  /** Why the project given at start-up could not be activated, for the calls that follow. */
+  startupError: string | undefined;
+
   private current: Project | null = null;
   private detected: string[] = [];
   private readonly activationListeners: Array<(project: Project) => void> = [];
@@ -43,8 +46,11 @@ export class Workspace {
 
   async activate(projectArg: string): Promise<Project> {
     const root = await resolveRoot(projectArg, this.options.cwd);
-    if (this.current?.root === root) return this.current;
     const config = await loadProjectConfig(root);
+    // Activating the active project again keeps its servers, unless project.yml changed since.
+    if (this.current?.root === root && JSON.stringify(this.current.config) === JSON.stringify(config)) {
+      return this.current;
+    }
     await this.current?.pool.shutdown();
     const project = new Project({ root, readOnly: this.options.readOnly, config }, this.log.child("project"));
     // Servers declared in project.yml join (or replace) the built-in adapters for every tool.
@@ -53,6 +59,7 @@ export class Workspace {
     this.detected = config.languages ?? found.map((f) => f.language);
     project.pool = new ServerPool(root, adapters, this.log.child("lsp"));
     this.current = project;
+    this.startupError = undefined;
     for (const listener of this.activationListeners) listener(project);
     for (const language of this.detected) {
       try {

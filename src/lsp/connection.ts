@@ -76,7 +76,10 @@ export class LspConnection {
   async notify(method: string, params: unknown): Promise<void> {
     if (this.deadError) return;
     try {
-      await this.conn.sendNotification(method, params);
+      // `undefined` means "no params" (shutdown, exit): vscode-jsonrpc would send `[null]`, which
+      // rust-analyzer refuses ("invalid type: sequence, expected unit").
+      if (params === undefined) await this.conn.sendNotification(method);
+      else await this.conn.sendNotification(method, params);
     } catch (e) {
       this.logger.debug(`notification ${method} not sent`, e instanceof Error ? e.message : e);
     }
@@ -140,7 +143,11 @@ export class LspConnection {
       }, timeoutMs);
       signal?.addEventListener("abort", onAbort, { once: true });
       this.inFlight.add(onDead);
-      this.conn.sendRequest<R>(method, params, cts.token).then(
+      const sent =
+        params === undefined
+          ? this.conn.sendRequest<R>(method, cts.token)
+          : this.conn.sendRequest<R>(method, params, cts.token);
+      sent.then(
         (r) => finish(() => resolve(r)),
         (e: unknown) => finish(() => reject(e)),
       );

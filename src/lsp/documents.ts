@@ -25,6 +25,12 @@ export interface DocumentsHost {
   languageIdFor(ext: string): string;
   tick(): number;
   onOpened(doc: TrackedDocument): void;
+  /**
+   * Follow every change synced from disk with `didSave` (the text is the saved file): servers that
+   * check on save (rust-analyzer's `cargo check`) see changes made by any writer.
+   */
+  saveOnSync?: boolean;
+  onSaved?(uri: string): void;
 }
 
 export class Documents {
@@ -62,7 +68,7 @@ export class Documents {
       for (const doc of [...this.open.values()]) {
         const text = await readFile(doc.path, "utf8").then(stripBom, () => null);
         if (text === null) await this.close(doc);
-        else if (text !== doc.text) await this.change(doc, text);
+        else if (text !== doc.text) await this.change(doc, text, true);
         else continue;
         changed = true;
       }
@@ -97,11 +103,18 @@ export class Documents {
         this.seen.add(path);
         events.push({ uri, type: known ? FileChangeType.Changed : FileChangeType.Created });
         if (doc) {
+          const before = doc.version;
           await this.syncNow(path);
-          await this.host.notify("textDocument/didSave", { textDocument: { uri } });
+          // With saveOnSync a changed text was already followed by didSave.
+          if (!this.host.saveOnSync || doc.version === before) await this.save(uri);
         }
       }
       if (events.length > 0) await this.host.notify("workspace/didChangeWatchedFiles", { changes: events });
+      if (this.host.saveOnSync) {
+        // Files written but not open: a save-triggered checker must still see them.
+        for (const e of events)
+          if (e.type !== FileChangeType.Deleted && !this.open.has(e.uri)) await this.save(e.uri);
+      }
     });
   }
 
@@ -124,7 +137,7 @@ export class Documents {
     if (existing) {
       this.open.delete(uri);
       this.open.set(uri, existing);
-      if (existing.text !== text) await this.change(existing, text);
+      if (existing.text !== text) await this.change(existing, text, true);
       return existing;
     }
     const doc: TrackedDocument = {
@@ -145,7 +158,7 @@ export class Documents {
     return doc;
   }
 
-  private async change(doc: TrackedDocument, text: string): Promise<void> {
+  private async change(doc: TrackedDocument, text: string, fromDisk = false): Promise<void> {
     doc.version += 1;
     doc.text = text;
     doc.changedSeq = this.host.tick();
@@ -154,6 +167,12 @@ export class Documents {
       textDocument: { uri: doc.uri, version: doc.version },
       contentChanges: [{ text }],
     });
+    if (fromDisk && this.host.saveOnSync) await this.save(doc.uri);
+  }
+
+  private async save(uri: string): Promise<void> {
+    await this.host.notify("textDocument/didSave", { textDocument: { uri } });
+    this.host.onSaved?.(uri);
   }
 
   private async close(doc: TrackedDocument): Promise<void> {

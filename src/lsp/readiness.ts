@@ -19,7 +19,7 @@ export class Readiness {
   private settleUntil = 0;
   private sawFirstOpen = false;
   private quiescent = false;
-  private analyzing = true;
+  private analyzing = false;
   private gaveUpStatus = false;
   private readonly waiters = new Set<() => void>();
 
@@ -33,7 +33,7 @@ export class Readiness {
     const kind = this.rule.kind;
     if (kind === "progress") return this.open.size > 0;
     if (kind === "server-status") return !this.quiescent;
-    if (kind === "analyzer-status") return this.analyzing;
+    if (kind === "analyzer-status") return this.analyzing || this.open.size > 0;
     return false;
   }
 
@@ -102,7 +102,12 @@ export class Readiness {
     const done =
       rule.kind === "progress"
         ? () => this.activeTokens().length === 0 && Date.now() - this.lastActivity >= rule.settleMs
-        : () => !this.statusBusy();
+        : rule.kind === "analyzer-status"
+          ? () =>
+              !this.statusBusy() &&
+              this.activeTokens().length === 0 &&
+              Date.now() - this.lastActivity >= (rule.settleMs ?? 0)
+          : () => !this.statusBusy();
     const ok = await this.waitUntil(done, started + rule.maxWaitMs, signal);
     if (!ok) this.giveUp(rule.maxWaitMs);
     else this.logger.debug(`initial load settled after ${Date.now() - started} ms`);
@@ -115,7 +120,9 @@ export class Readiness {
     const busy =
       rule.kind === "progress"
         ? () => Date.now() < this.settleUntil || this.activeTokens().length > 0
-        : () => this.statusBusy();
+        : rule.kind === "analyzer-status"
+          ? () => this.statusBusy() || this.activeTokens().length > 0
+          : () => this.statusBusy();
     if (!busy()) return;
     const started = Date.now();
     const ok = await this.waitUntil(() => !busy(), started + rule.maxWaitMs, signal);

@@ -12,6 +12,7 @@ import { LspConnection, METHOD_NOT_FOUND } from "./connection.js";
 import { DiagnosticsStore } from "./diagnostics.js";
 import { Documents, type TrackedDocument } from "./documents.js";
 import { type ServerProcess, spawnServer, terminateGroup } from "./process.js";
+import { PushedCheck } from "./pushed-check.js";
 import { Readiness } from "./readiness.js";
 import type { DiagnosticsResult, OpenDocument, RequestOptions, ServerSpec, SessionStatus } from "./types.js";
 import { pathToUri } from "./uri.js";
@@ -47,6 +48,7 @@ export class LspSession {
   /** Event-clock value of the last `didWrite`; dependants of written files need a re-check. */
   private lastWriteSeq = 0;
   private pullUnsupported = false;
+  private readonly pushedCheck: PushedCheck | undefined;
 
   constructor(
     readonly spec: ServerSpec,
@@ -65,7 +67,10 @@ export class LspSession {
       languageIdFor: (ext) => spec.languageIdFor(ext),
       tick: () => this.store.tick(),
       onOpened: () => this.readiness.documentOpened(),
+      saveOnSync: spec.saveOnSync === true,
+      onSaved: () => this.pushedCheck?.expectRun(),
     });
+    this.pushedCheck = spec.pushedAlongsidePull ? new PushedCheck(spec.pushedAlongsidePull) : undefined;
   }
 
   get status(): SessionStatus {
@@ -93,6 +98,9 @@ export class LspSession {
     this.ready = this.initialized.then(async () => {
       await this.readiness.initialLoad();
       if (this._status !== "starting") throw this.unavailable();
+      // rust-analyzer starts a `cargo check` once the workspace is loaded (observed 1–3 ms after
+      // quiescent): diagnostics asked for right away wait for it like for one after a save.
+      this.pushedCheck?.expectRun();
       this.setStatus("ready");
     });
     // Rejections are observed by whoever awaits whenReady; these copies must not go unhandled.
@@ -147,7 +155,10 @@ export class LspSession {
           opts.signal ? { signal: opts.signal } : {},
         );
         // Without previousResultId the server must answer "full".
-        if (report.kind === "full") return { diagnostics: report.items, complete: true };
+        if (report.kind === "full") {
+          if (!this.pushedCheck) return { diagnostics: report.items, complete: true };
+          return await this.withPushedCheck(doc.uri, opts.signal);
+        }
       } catch (e) {
         if (!(isAppError(e) && e.details?.lspCode === METHOD_NOT_FOUND)) throw e;
         this.log.info("server does not support pull diagnostics; using published diagnostics");
@@ -179,6 +190,32 @@ export class LspSession {
           complete,
           incompleteReason: `diagnostics still pending after ${Math.round(maxWaitMs / 100) / 10} s`,
         };
+  }
+
+  /**
+   * Pulled diagnostics merged with the checker's pushed ones, after waiting (bounded) for the
+   * checker's pending run; pulled again after the wait so both describe the same text.
+   */
+  private async withPushedCheck(uri: string, signal: AbortSignal | undefined): Promise<DiagnosticsResult> {
+    const state = await this.pushedCheck!.settle(signal);
+    if (this._status === "failed") throw this.crashed("waiting for diagnostics");
+    const report = await this.request<DocumentDiagnosticReport>(
+      "textDocument/diagnostic",
+      { textDocument: { uri } },
+      signal ? { signal } : {},
+    );
+    const pulled = report.kind === "full" ? report.items : [];
+    const pushed = this.store.get(uri)?.diagnostics ?? [];
+    const seen = new Set<string>();
+    const diagnostics = [...pulled, ...pushed].filter((d) => {
+      const key = JSON.stringify([d.range, d.message, d.code ?? null, d.severity ?? null]);
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+    return state.complete
+      ? { diagnostics, complete: true }
+      : { diagnostics, complete: false, incompleteReason: state.reason ?? "checker still running" };
   }
 
   shutdown(): Promise<void> {
@@ -268,6 +305,8 @@ export class LspSession {
       this.readiness.created(params.token);
       return null;
     });
+    // rust-analyzer asks clients to re-pull diagnostics after `cargo check`; scalpel pulls per call.
+    c.onRequest("workspace/diagnostic/refresh", () => null);
     c.onRequest("workspace/workspaceFolders", () => [{ uri: this.rootUri, name: basename(this.rootDir) }]);
     c.onRequest("window/showMessageRequest", () => null);
     // Scalpel validates and applies edits itself; a server never writes through us.
@@ -275,9 +314,10 @@ export class LspSession {
       applied: false,
       failureReason: "client applies edits itself",
     }));
-    c.onNotification("$/progress", (params: { token: string | number; value: unknown }) =>
-      this.readiness.progress(params.token, params.value),
-    );
+    c.onNotification("$/progress", (params: { token: string | number; value: unknown }) => {
+      this.pushedCheck?.progress(params.token, params.value);
+      this.readiness.progress(params.token, params.value);
+    });
     c.onNotification("textDocument/publishDiagnostics", (params: PublishDiagnosticsParams) =>
       this.store.publish(params),
     );
@@ -336,9 +376,9 @@ export class LspSession {
     try {
       if (wasLive && conn && proc && !proc.hasExited) {
         await conn
-          .request("shutdown", null, { timeoutMs: SHUTDOWN_REQUEST_MS })
+          .request("shutdown", undefined, { timeoutMs: SHUTDOWN_REQUEST_MS })
           .catch((e: unknown) => this.log.debug("shutdown request failed", messageOf(e)));
-        await conn.notify("exit", null);
+        await conn.notify("exit", undefined);
         await Promise.race([proc.exited, sleep(500)]);
       }
     } catch (e) {

@@ -26,8 +26,12 @@ export type ReadinessRule =
     }
   /** rust-analyzer: ready when `experimental/serverStatus` says `quiescent: true`. */
   | { kind: "server-status"; maxWaitMs: number }
-  /** Dart: ready when `$/analyzerStatus` says `isAnalyzing: false`. */
-  | { kind: "analyzer-status"; maxWaitMs: number }
+  /**
+   * Dart: ready when neither `$/analyzerStatus` (`isAnalyzing: true`) nor an open `$/progress`
+   * reports analysis (the server uses progress instead of the status notification when the client
+   * supports workDoneProgress), and `settleMs` passed without either signal.
+   */
+  | { kind: "analyzer-status"; maxWaitMs: number; settleMs?: number }
   | { kind: "immediate" };
 
 export interface ServerSpec {
@@ -50,8 +54,30 @@ export interface ServerSpec {
    * `eagerClear` empty set) do not count as the answer to that change.
    */
   diagnosticsDelayMs?: (text: string) => number;
+  /**
+   * Pull servers whose separate checker publishes more diagnostics by push after a save
+   * (rust-analyzer's `cargo check`): the pushed set is merged into the pulled one, and a result
+   * taken while a run is pending says so.
+   */
+  pushedAlongsidePull?: PushedChecker;
+  /**
+   * Send `didSave` after each change synced from disk (the text is the saved file), so servers
+   * that check on save (rust-analyzer) re-run their checker. Off for servers that do not need it.
+   */
+  saveOnSync?: boolean;
   /** Per-request timeout in ms (default 30 s). */
   requestTimeoutMs?: number;
+}
+
+export interface PushedChecker {
+  /** Shown in reasons, e.g. "cargo check". */
+  name: string;
+  /** `$/progress` titles of the checker's runs. */
+  progressTitle: RegExp;
+  /** After a save, how long a run may take to announce itself before none is expected. */
+  startWithinMs: number;
+  /** Bound on waiting for a run to end; past it the result is `complete: false`. */
+  maxWaitMs: number;
 }
 
 export type SessionStatus = "starting" | "ready" | "failed" | "stopped";

@@ -19,7 +19,10 @@ export async function detectLanguages(
     const id = byExt.get(extname(entry.rel).toLowerCase());
     if (id !== undefined) counts.set(id, (counts.get(id) ?? 0) + 1);
   }
-  return [...counts.entries()]
-    .map(([language, files]) => ({ language, files }))
-    .sort((a, b) => b.files - a.files);
+  return (
+    [...counts.entries()]
+      .map(([language, files]) => ({ language, files }))
+      // Ties by id: the order must not depend on the directory walk.
+      .sort((a, b) => b.files - a.files || a.language.localeCompare(b.language))
+  );
 }

@@ -7,6 +7,19 @@ import type { DocumentSymbol, Range, SymbolInformation } from "vscode-languagese
 import { callableKinds, containerKinds, kindName } from "./kinds.js";
 import { formatNamePath, type PathStep } from "./name-path.js";
 
+/**
+ * Another block of source that declares part of a symbol (a Rust `impl` block of a struct). Its
+ * members are the symbol's children, so children may lie outside the symbol's own `range`.
+ */
+export interface SymbolPart {
+  range: Range;
+  selectionRange: Range;
+  detail?: string;
+}
+
+/** What an adapter's `normalizeSymbols` may return: document symbols, some with parts. */
+export type NormalizedSymbol = DocumentSymbol & { parts?: SymbolPart[] };
+
 export interface SymbolNode {
   name: string;
   kind: string;
@@ -14,6 +27,8 @@ export interface SymbolNode {
   /** Whole declaration, 0-based LSP range. */
   range: Range;
   selectionRange: Range;
+  /** Other blocks declaring this symbol (see SymbolPart). */
+  parts?: SymbolPart[];
   parent: SymbolNode | null;
   children: SymbolNode[];
   path: PathStep[];
@@ -87,6 +102,8 @@ export function buildTree(symbols: readonly DocumentSymbol[]): SymbolNode[] {
         local,
       };
       if (s.detail) node.detail = s.detail;
+      const parts = (s as NormalizedSymbol).parts;
+      if (parts && parts.length > 0) node.parts = parts;
       node.children = build(s.children ?? [], node);
       return node;
     });
@@ -101,26 +118,38 @@ export function* walk(nodes: readonly SymbolNode[]): Generator<SymbolNode> {
   }
 }
 
-/** The innermost declaration that can be named as the container of a position. */
+function encloses(range: Range, pos: Range["start"]): boolean {
+  return before(range.start, pos) <= 0 && before(pos, range.end) <= 0;
+}
+
+/**
+ * The innermost declaration that can be named as the container of a position. Children are
+ * searched even when their parent's range does not enclose the position: members of a symbol's
+ * parts (Rust impl blocks) lie outside the symbol's own range.
+ */
 export function containingSymbol(nodes: readonly SymbolNode[], pos: Range["start"]): SymbolNode | null {
   let best: SymbolNode | null = null;
   const visit = (list: readonly SymbolNode[]) => {
     for (const n of list) {
-      if (before(n.range.start, pos) <= 0 && before(pos, n.range.end) <= 0) {
-        if (!n.local && containerKinds.has(n.kind)) best = n;
-        visit(n.children);
-      }
+      const inside = encloses(n.range, pos) || (n.parts ?? []).some((p) => encloses(p.range, pos));
+      if (inside && !n.local && containerKinds.has(n.kind)) best = n;
+      if (inside || n.parts) visit(n.children);
     }
   };
   visit(nodes);
   return best;
 }
 
-/** The symbol whose identifier (selection range) or, failing that, whole range starts at `pos`. */
+/**
+ * The symbol whose identifier (selection range, or a part's) or, failing that, whole range
+ * starts at `pos`.
+ */
 export function symbolAt(nodes: readonly SymbolNode[], pos: Range["start"]): SymbolNode | null {
   let byRange: SymbolNode | null = null;
+  const at = { start: pos, end: pos };
   for (const n of walk(nodes)) {
-    if (contains(n.selectionRange, { start: pos, end: pos })) return n;
+    if (contains(n.selectionRange, at)) return n;
+    if (n.parts?.some((p) => contains(p.selectionRange, at))) return n;
     if (byRange === null && before(n.range.start, pos) === 0) byRange = n;
   }
   return byRange;

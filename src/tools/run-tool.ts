@@ -53,9 +53,12 @@ function makeContext(opts: RunOptions, log: Logger): ToolContext {
     get project() {
       const p = ws.project;
       if (!p) {
+        const why = ws.startupError
+          ? ` The project given at start-up could not be activated: ${ws.startupError}`
+          : "";
         throw new AppError(
           "no_active_project",
-          "No project is active. Call activate_project with the project's root path first (or start scalpel with --project PATH).",
+          `No project is active.${why} Call activate_project with the project's root path (or start scalpel with --project PATH).`,
         );
       }
       return p;

@@ -65,6 +65,30 @@ describe("project.yml (e2e)", () => {
     assert.equal(cfg.project, null);
   });
 
+  it("a broken project.yml given at start-up leaves the server running and explains itself", async () => {
+    const broken = await startScalpel({ cwd: fx.base, env, project: join(fx.base, "misspelt") });
+    try {
+      const r = await broken.call("list_dir", { relative_path: "." });
+      assert.equal(r.isError, true);
+      assert.match(r.text, /no_active_project/);
+      assert.match(r.text, /unknown key 'readonly'/);
+      assert.ok(!r.text.includes(fx.base), `no host path: ${r.text}`);
+      // Still usable: another project can be activated in the same session.
+      await callOk(broken, "activate_project", { project: "notes" });
+    } finally {
+      await broken.close();
+    }
+  });
+
+  it("activating the same project again re-reads an edited project.yml", async () => {
+    const dir = await project(fx.base, "edited", "name: before\nlanguages: []\n");
+    const first = await callOk<{ name: string }>(h, "activate_project", { project: dir });
+    assert.equal(first.name, "before");
+    await writeFile(join(dir, ".scalpel", "project.yml"), "name: after\nlanguages: []\n");
+    const second = await callOk<{ name: string }>(h, "activate_project", { project: dir });
+    assert.equal(second.name, "after");
+  });
+
   it("memory_dir moves the memory store", async () => {
     await callOk(h, "activate_project", { project: "notes" });
     await callOk(h, "write_memory", { name: "overview", content: "notes live in docs/notes\n" });

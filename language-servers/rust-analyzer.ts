@@ -1,0 +1,134 @@
+/**
+ * rust-analyzer (measured with 0.0.340, `ra_ap_rust-analyzer` built by `install-rust-analyzer.sh`,
+ * on rustc 1.95). Behaviour observed on that version is noted next to each setting.
+ */
+import { existsSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { runVersion, runVersionSync } from "../src/lsp/probe.js";
+import type { ServerSpec } from "../src/lsp/types.js";
+import type { LanguageAdapter, ServerProbe } from "./adapter.js";
+import { normalizeRustSymbols } from "./rust-symbols.js";
+
+export const installHint =
+  "Install rust-analyzer: `rustup component add rust-analyzer`, or run `language-servers/install-rust-analyzer.sh` " +
+  "(builds it with cargo into ~/.cache/scalpel-ra), or set SCALPEL_RUST_ANALYZER to a rust-analyzer binary.";
+
+/** Where a working rust-analyzer is looked for, in order. */
+export function rustAnalyzerCandidates(
+  env: NodeJS.ProcessEnv = process.env,
+): Array<{ command: string; from: string }> {
+  const home = homedir();
+  const out: Array<{ command: string; from: string }> = [];
+  const explicit = env.SCALPEL_RUST_ANALYZER;
+  if (explicit) return [{ command: explicit, from: "SCALPEL_RUST_ANALYZER" }];
+  out.push({ command: "rust-analyzer", from: "PATH" });
+  out.push({ command: join(home, ".cargo", "bin", "rust-analyzer"), from: "~/.cargo/bin" });
+  out.push({
+    command: join(home, ".cache", "scalpel-ra", "bin", "rust-analyzer"),
+    from: "~/.cache/scalpel-ra",
+  });
+  return out;
+}
+
+interface Found {
+  command: string;
+  version: string;
+  from: string;
+}
+
+let cached: { key: string; result: Found | { missing: string } } | undefined;
+
+/**
+ * The first candidate that answers `--version`. Existence is not enough: `~/.cargo/bin/rust-analyzer`
+ * is usually the rustup proxy, which fails with "Unknown binary 'rust-analyzer' in official
+ * toolchain" until the component is installed (observed with rustup 1.28).
+ */
+export function findRustAnalyzer(): Found | { missing: string } {
+  const key = process.env.SCALPEL_RUST_ANALYZER ?? "";
+  if (cached?.key === key) return cached.result;
+  const tried: string[] = [];
+  let result: Found | { missing: string } | undefined;
+  for (const c of rustAnalyzerCandidates()) {
+    if (c.from !== "PATH" && !existsSync(c.command)) {
+      tried.push(`${c.from}: not found`);
+      continue;
+    }
+    const v = runVersionSync(c.command);
+    if (v.ok) {
+      result = { command: c.command, version: v.output, from: c.from };
+      break;
+    }
+    tried.push(`${c.from}: ${v.error ?? "failed"}`);
+  }
+  result ??= {
+    missing: `rust-analyzer is not installed or does not run (${tried.join("; ")}). ${installHint}`,
+  };
+  cached = { key, result };
+  return result;
+}
+
+/**
+ * Settings, chosen on purpose (rust-analyzer reads them from initializationOptions and asks for
+ * the `rust-analyzer` section again after didChangeConfiguration).
+ */
+export const rustAnalyzerSettings = {
+  // Priming indexes every crate of the workspace and its dependencies up front; on big workspaces
+  // that costs many GB of memory. Queries index what they need lazily instead.
+  cachePriming: { enable: false },
+  // `cargo check` after each save gives rustc's own errors (borrow checker, trait solving) that
+  // rust-analyzer does not compute itself; they arrive by push, merged into the pulled set.
+  checkOnSave: true,
+  check: { command: "check" },
+  cargo: {
+    // Build scripts and proc macros expand generated code (derives, `include!(concat!(env!("OUT_DIR")…))`);
+    // without them symbols go missing and unresolved-item errors appear that cargo does not report.
+    buildScripts: { enable: true },
+    // Own target dir (`target/rust-analyzer`): its cargo runs never wait on the lock of the user's
+    // `cargo build`, nor the user's on ours.
+    targetDir: true,
+  },
+  procMacro: { enable: true },
+  // Files are synced by scalpel (didChange/didChangeWatchedFiles); no second watcher of its own.
+  files: { watcher: "client" },
+};
+
+function spec(_root: string): ServerSpec | { missing: string } {
+  const found = findRustAnalyzer();
+  if ("missing" in found) return found;
+  return {
+    id: "rust",
+    launch: { command: found.command, args: [], env: { RUST_BACKTRACE: "0" } },
+    initializationOptions: rustAnalyzerSettings,
+    configuration: (section) =>
+      section === "rust-analyzer" || section === undefined ? rustAnalyzerSettings : null,
+    readiness: { kind: "server-status", maxWaitMs: 120_000 },
+    languageIdFor: () => "rust",
+    diagnostics: "pull",
+    pushedAlongsidePull: {
+      name: "cargo check",
+      progressTitle: /^cargo /,
+      startWithinMs: 2_000,
+      maxWaitMs: 60_000,
+    },
+    saveOnSync: true,
+    requestTimeoutMs: 60_000,
+  };
+}
+
+async function probe(): Promise<ServerProbe> {
+  const found = findRustAnalyzer();
+  if ("missing" in found) return { found: false, hint: found.missing };
+  const v = await runVersion(found.command);
+  return { found: true, command: `${found.command} (${found.from})`, version: v.output || found.version };
+}
+
+export const rustAnalyzerAdapter: LanguageAdapter = {
+  id: "rust",
+  displayName: "Rust (rust-analyzer)",
+  extensions: [".rs"],
+  ignoredDirs: ["target"],
+  spec,
+  probe,
+  normalizeSymbols: normalizeRustSymbols,
+};

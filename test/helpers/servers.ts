@@ -1,0 +1,16 @@
+/**
+ * Which real language servers this machine has, found the way scalpel finds them, so that e2e
+ * tests of a language skip (with the reason printed) only when its server is genuinely missing.
+ */
+import { findDart } from "../../language-servers/dart.js";
+import { findRustAnalyzer } from "../../language-servers/rust-analyzer.js";
+
+/** undefined when rust-analyzer runs; otherwise the reason the Rust tests skip. */
+export function rustAnalyzerMissing(): string | undefined {
+  const found = findRustAnalyzer();
+  return "missing" in found ? `rust-analyzer not available: ${found.missing}` : undefined;
+}
+
+export function dartMissing(): string | undefined {
+  return findDart() ? undefined : "the Dart SDK is not installed here (no `dart` or `flutter` on PATH)";
+}
