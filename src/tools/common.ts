@@ -34,10 +34,6 @@ export function snippet(lines: readonly string[], line0: number, context: number
   return out.join("\n");
 }
 
-export function splitLines(text: string): string[] {
-  return text.split(/\r?\n/);
-}
-
 export function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
@@ -51,3 +47,11 @@ export function completenessOf(session: { indexing: boolean }): {
     ? { complete: false, incomplete_reason: "server still indexing" }
     : { complete: true };
 }
+
+/** The find-and-replace parameters shared by replace_content and edit_memory. */
+export const replaceParams = {
+  needle: z.string().min(1).describe("Text (or regex with mode 'regex') to find"),
+  replacement: z.string().describe("Replacement text"),
+  mode: z.enum(["literal", "regex"]).default("literal"),
+  allow_multiple: z.boolean().default(false).describe("Replace every match instead of requiring exactly one"),
+};

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { AppError } from "../errors.js";
 import { memoryStoreOf } from "../memory/store.js";
+import { replaceParams } from "./common.js";
 import { assertWritable, memoryName } from "./memory-common.js";
 import { findMatches } from "./replace-content.js";
 import { defineTool, writes } from "./tool.js";
@@ -12,13 +13,7 @@ export const editMemoryTool = defineTool({
     "Replaces text in one memory: a literal needle (default) or a JavaScript regular expression (mode: 'regex', flags g and m; the replacement may use $1, $<name>, $&). The needle must match exactly once unless allow_multiple is true. Use it to correct or extend a note without rewriting it; write_memory replaces a whole note.",
   input: {
     name: memoryName,
-    needle: z.string().min(1).describe("Text (or regex with mode 'regex') to find"),
-    replacement: z.string().describe("Replacement text"),
-    mode: z.enum(["literal", "regex"]).default("literal"),
-    allow_multiple: z
-      .boolean()
-      .default(false)
-      .describe("Replace every match instead of requiring exactly one"),
+    ...replaceParams,
   },
   output: { name: z.string(), bytes: z.number().int() },
   annotations: writes,

@@ -1,9 +1,10 @@
 import type { Location, LocationLink } from "vscode-languageserver-protocol";
 import { z } from "zod";
+import { splitLines } from "../edits/text.js";
 import { AppError } from "../errors.js";
 import { type SymbolResult, symbolSchema, toSymbolResult } from "../symbols/result.js";
 import { symbolAt } from "../symbols/tree.js";
-import { completeness, completenessOf, splitLines } from "./common.js";
+import { completeness, completenessOf } from "./common.js";
 import { renderSymbol } from "./find-symbol.js";
 import { FileViews, normalizeLocations } from "./locations.js";
 import { fileSymbols } from "./symbol-access.js";

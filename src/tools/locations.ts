@@ -4,10 +4,10 @@
  */
 import { readFile } from "node:fs/promises";
 import type { Location, LocationLink, Position } from "vscode-languageserver-protocol";
+import { splitLines } from "../edits/text.js";
 import type { Project } from "../project/project.js";
 import type { CheckedPath } from "../security/sandbox.js";
 import type { SymbolNode } from "../symbols/tree.js";
-import { splitLines } from "./common.js";
 import { cachedSymbols, fileSymbols } from "./symbol-access.js";
 
 export interface FileView {

@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { TextEdit } from "../edits/text.js";
 import { detectEol, lineStarts, positionAt, readTextFile } from "../edits/text.js";
 import { AppError } from "../errors.js";
-import { dryRun } from "./common.js";
+import { dryRun, replaceParams } from "./common.js";
 import {
   commitPlan,
   editNarrowHint,
@@ -22,13 +22,7 @@ export const replaceContentTool = defineTool({
     "Replaces text in one file: a literal needle (default) or a JavaScript regular expression (mode: 'regex', flags g and m; the replacement may use $1, $<name>, $&). The needle must match exactly once unless allow_multiple is true. Line endings are handled for you: write \\n even in CRLF files. Use it for small edits to any text file; to replace a whole function or class use replace_symbol_body, to rename a symbol everywhere use rename_symbol. dry_run: true previews the diff.",
   input: {
     relative_path: z.string().describe("File to edit, relative to the project root"),
-    needle: z.string().min(1).describe("Text (or regex with mode 'regex') to find"),
-    replacement: z.string().describe("Replacement text"),
-    mode: z.enum(["literal", "regex"]).default("literal"),
-    allow_multiple: z
-      .boolean()
-      .default(false)
-      .describe("Replace every match instead of requiring exactly one"),
+    ...replaceParams,
     dry_run: dryRun,
   },
   output: editResultShape,

@@ -41,12 +41,6 @@ function cacheOf(project: Project): Map<string, CacheEntry> {
   return c;
 }
 
-export function checkReadable(project: Project, path: CheckedPath): void {
-  if (project.secrets.isSecret(path.rel)) {
-    throw new AppError("secret_file", `'${path.rel}' looks like a secret file and is never read by scalpel.`);
-  }
-}
-
 /**
  * `refreshOpen` re-sends open documents changed on disk; the first lookup of a tool call does it,
  * the many lookups that follow for one answer (reference sites) skip it.
@@ -57,7 +51,7 @@ export async function fileSymbols(
   signal?: AbortSignal,
   refreshOpen = true,
 ): Promise<FileSymbols> {
-  checkReadable(project, path);
+  project.secrets.assertNotSecret(path.rel);
   const { session, adapter } = project.pool.sessionFor(path.abs);
   await session.whenReady(signal);
   if (refreshOpen) await session.refreshOpenDocuments();
