@@ -41,7 +41,11 @@ export class Project {
     this.name = config.name ?? basename(options.root);
     this.readOnly = options.readOnly || config.read_only;
     this.sandbox = new Sandbox(options.root);
-    this.ignore = new IgnoreRules(options.root, config.ignored_paths);
+    // A declared server's ignored directories (a Python .venv, say) are ignored like built-in ones.
+    const serverDirs = Object.values(config.language_servers).flatMap((ls) =>
+      ls.ignored_dirs.map((d) => `${d}/`),
+    );
+    this.ignore = new IgnoreRules(options.root, [...config.ignored_paths, ...serverDirs]);
     this.secrets = new SecretRules(config.secrets);
   }
 
