@@ -30,7 +30,18 @@ if (files.length === 0) {
 }
 const result = spawnSync(
   process.execPath,
-  ["--import", "tsx", "--test", "--test-concurrency=1", "--test-reporter=spec", ...files],
+  // --test-force-exit: a file that leaves a handle open (a server a failed test did not stop)
+  // must fail, not hang CI; --test-timeout bounds any single test.
+  [
+    "--import",
+    "tsx",
+    "--test",
+    "--test-concurrency=1",
+    "--test-force-exit",
+    "--test-timeout=600000",
+    "--test-reporter=spec",
+    ...files,
+  ],
   { cwd: root, stdio: "inherit" },
 );
 process.exit(result.status ?? 1);

@@ -6,6 +6,7 @@ import { after, before, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { isAppError } from "../../src/errors.js";
 import { log } from "../../src/log.js";
+import { killAllServersSync } from "../../src/lsp/process.js";
 import { LspSession } from "../../src/lsp/session.js";
 import type { ReadinessRule, ServerSpec, SessionStatus } from "../../src/lsp/types.js";
 
@@ -18,7 +19,11 @@ before(() => {
   record = join(root, "record.jsonl");
   writeFileSync(join(root, "a.ts"), "export const a = 1;\n");
 });
-after(() => rmSync(root, { recursive: true, force: true }));
+after(() => {
+  // A failed assertion skips a test's own shutdown; no fake server may outlive the file.
+  killAllServersSync();
+  rmSync(root, { recursive: true, force: true });
+});
 
 function fakeSpec(mode: string, opts: { readiness?: ReadinessRule; delayMs?: number } = {}): ServerSpec {
   writeFileSync(record, "");
