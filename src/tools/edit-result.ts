@@ -8,20 +8,9 @@ import { applyPlan } from "../edits/apply.js";
 import type { EditPlan } from "../edits/plan.js";
 import { AppError } from "../errors.js";
 import { plural } from "./common.js";
+import { type Diagnostic, diagnosticSchema } from "./diagnostic.js";
+import { deltaAfter, snapshotBefore } from "./diagnostics-delta.js";
 import type { ToolContext } from "./tool.js";
-
-export const diagnosticSchema = z.object({
-  severity: z.enum(["error", "warning", "information", "hint"]),
-  line: z.number().int().describe("1-based"),
-  column: z.number().int().describe("1-based, UTF-16 code units"),
-  end_line: z.number().int(),
-  end_column: z.number().int(),
-  message: z.string(),
-  code: z.string().optional(),
-  source: z.string().optional(),
-  symbol: z.string().optional().describe("name path of the innermost symbol containing it"),
-  relative_path: z.string().optional().describe("set where diagnostics of several files are listed together"),
-});
 
 export const fileChangeSchema = z.object({
   relative_path: z.string(),
@@ -44,7 +33,6 @@ export const editResultShape = {
 
 export const editResultSchema = z.object(editResultShape);
 export type EditResult = z.infer<typeof editResultSchema>;
-export type Diagnostic = z.infer<typeof diagnosticSchema>;
 
 /** An applied edit's diff is echoed back only up to this size; a dry run always carries it. */
 export const appliedDiffMaxChars = 4000;
@@ -80,9 +68,11 @@ export async function commitPlan(
       "The project is in read-only mode, so nothing can be written. Use dry_run: true to preview the change.",
     );
   }
+  // Taken before anything is written: the delta compares the compiler's view before and after.
+  const snapshot = dryRun ? null : await snapshotBefore(project, touchedFiles(plan));
   const applied = await applyPlan(plan, { dryRun });
   const files = applied.files;
-  if (dryRun) return { applied: false, files, diff: applied.diff };
+  if (dryRun || !snapshot) return { applied: false, files, diff: applied.diff };
   const result: EditResult = { applied: true, edit_id: newEditId(), files };
   project.journal.record({
     id: result.edit_id!,
@@ -101,8 +91,16 @@ export async function commitPlan(
       // The files are written; a server that missed the news re-reads them on its next sync.
       ctx.log.warn("could not notify language servers of written files", e);
     }
+    const delta = await deltaAfter(project, snapshot);
+    if (delta) result.diagnostics_delta = delta;
   }
   return result;
+}
+
+function touchedFiles(plan: EditPlan): Array<{ abs: string; rel: string }> {
+  const paths = plan.flatMap((op) => (op.kind === "rename" ? [op.from, op.to] : [op.path]));
+  const seen = new Set<string>();
+  return paths.filter((p) => !seen.has(p.abs) && seen.add(p.abs)).map((p) => ({ abs: p.abs, rel: p.rel }));
 }
 
 function newEditId(): string {

@@ -1,30 +1,10 @@
-import type { Diagnostic as LspDiagnostic } from "vscode-languageserver-protocol";
 import { z } from "zod";
-import { containingSymbol, type SymbolNode } from "../symbols/tree.js";
 import { completeness, plural } from "./common.js";
-import { diagnosticSchema } from "./edit-result.js";
+import { diagnosticSchema, severities, toDiagnostic } from "./diagnostic.js";
 import { fileSymbols } from "./symbol-access.js";
 import { defineTool, readOnly } from "./tool.js";
 
-const severities = ["error", "warning", "information", "hint"] as const;
 type Severity = (typeof severities)[number];
-type Diagnostic = z.infer<typeof diagnosticSchema>;
-
-export function toDiagnostic(d: LspDiagnostic, roots: readonly SymbolNode[] | null): Diagnostic {
-  const out: Diagnostic = {
-    severity: severities[(d.severity ?? 1) - 1] ?? "error",
-    line: d.range.start.line + 1,
-    column: d.range.start.character + 1,
-    end_line: d.range.end.line + 1,
-    end_column: d.range.end.character + 1,
-    message: typeof d.message === "string" ? d.message : d.message.value,
-  };
-  if (d.code !== undefined) out.code = String(d.code);
-  if (d.source) out.source = d.source;
-  const sym = roots ? containingSymbol(roots, d.range.start) : null;
-  if (sym) out.symbol = sym.namePath;
-  return out;
-}
 
 export const getDiagnosticsForFileTool = defineTool({
   name: "get_diagnostics_for_file",

@@ -67,12 +67,13 @@ describe("get_diagnostics_for_file (e2e, typescript-language-server)", () => {
     assert.equal(edit.applied, true);
     const text = await readText(fx.dir, "src/shapes.ts");
     const line = lineOf(text, 'const label: number = "many";');
-    if (edit.diagnostics_delta !== undefined) {
-      assert.ok(
-        edit.diagnostics_delta.new.some((d) => d.line === line && d.severity === "error"),
-        `diagnostics_delta.new has the new error: ${JSON.stringify(edit.diagnostics_delta)}`,
-      );
-    }
+    // The edit's own result already says what it broke.
+    assert.ok(edit.diagnostics_delta, "an applied edit reports its diagnostics delta");
+    assert.deepEqual(
+      edit.diagnostics_delta.new.map((d) => [d.relative_path, d.line, d.severity, d.code]),
+      [["src/shapes.ts", line, "error", "2322"]],
+    );
+    assert.deepEqual(edit.diagnostics_delta.resolved, []);
     const r = await diags("src/shapes.ts");
     assert.equal(r.complete, true);
     const errs = errorsOf(r);
@@ -83,6 +84,29 @@ describe("get_diagnostics_for_file (e2e, typescript-language-server)", () => {
     assert.match(e.message, /not assignable/);
     assert.equal(String(e.code), "2322");
     if (e.symbol !== undefined) assert.equal(e.symbol, "totalArea");
+  });
+
+  it("an edit that fixes the error reports it resolved", async () => {
+    const fix = await callOk<EditResult>(h, "replace_content", {
+      relative_path: "src/shapes.ts",
+      needle: 'const label: number = "many";',
+      replacement: "const label: number = 2;",
+      dry_run: true,
+    });
+    assert.equal(fix.diagnostics_delta, undefined, "a dry run checks nothing");
+    const fixed = await callOk<EditResult>(h, "replace_content", {
+      relative_path: "src/shapes.ts",
+      needle: 'const label: number = "many";',
+      replacement: "const label: number = 2;",
+    });
+    assert.ok(fixed.diagnostics_delta);
+    assert.deepEqual(fixed.diagnostics_delta.new, []);
+    assert.deepEqual(
+      fixed.diagnostics_delta.resolved.map((d) => [d.severity, d.code]),
+      [["error", "2322"]],
+    );
+    // Put the error back for the tests that follow.
+    await callOk(h, "undo_edit", { edit_id: fixed.edit_id });
   });
 
   it("start_line / end_line and min_severity narrow the answer", async () => {

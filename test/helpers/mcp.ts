@@ -322,6 +322,7 @@ export interface Diagnostic {
   code?: string | number;
   source?: string;
   symbol?: string;
+  relative_path?: string;
 }
 
 export interface EditResult {

@@ -32,10 +32,12 @@ const read = (rel: string) => readFile(join(tmp.dir, rel), "utf8");
 
 function makeProject(readOnly: boolean): Project {
   const p = new Project({ root: tmp.dir, readOnly }, log);
+  // A project without language servers: writes are recorded, no file has a server.
   p.pool = {
     didWrite: async (paths: string[]) => {
       written.push(paths);
     },
+    adapterForPath: () => null,
   } as unknown as ServerPool;
   return p;
 }

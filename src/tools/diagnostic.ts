@@ -1,0 +1,36 @@
+/** The contract's Diagnostic: LSP diagnostics with 1-based positions and their containing symbol. */
+import type { Diagnostic as LspDiagnostic } from "vscode-languageserver-protocol";
+import { z } from "zod";
+import { containingSymbol, type SymbolNode } from "../symbols/tree.js";
+
+export const severities = ["error", "warning", "information", "hint"] as const;
+
+export const diagnosticSchema = z.object({
+  severity: z.enum(severities),
+  line: z.number().int().describe("1-based"),
+  column: z.number().int().describe("1-based, UTF-16 code units"),
+  end_line: z.number().int(),
+  end_column: z.number().int(),
+  message: z.string(),
+  code: z.string().optional(),
+  source: z.string().optional(),
+  symbol: z.string().optional().describe("name path of the innermost symbol containing it"),
+  relative_path: z.string().optional().describe("set where diagnostics of several files are listed together"),
+});
+export type Diagnostic = z.infer<typeof diagnosticSchema>;
+
+export function toDiagnostic(d: LspDiagnostic, roots: readonly SymbolNode[] | null): Diagnostic {
+  const out: Diagnostic = {
+    severity: severities[(d.severity ?? 1) - 1] ?? "error",
+    line: d.range.start.line + 1,
+    column: d.range.start.character + 1,
+    end_line: d.range.end.line + 1,
+    end_column: d.range.end.character + 1,
+    message: typeof d.message === "string" ? d.message : d.message.value,
+  };
+  if (d.code !== undefined) out.code = String(d.code);
+  if (d.source) out.source = d.source;
+  const sym = roots ? containingSymbol(roots, d.range.start) : null;
+  if (sym) out.symbol = sym.namePath;
+  return out;
+}
