@@ -126,7 +126,7 @@ async function runOnce(name: string, flags: Parsed["flags"]): Promise<number> {
   }
   try {
     const project = flagString(flags, "project");
-    if (project !== undefined) await workspace.activate(project);
+    if (project !== undefined) await workspace.activate(project, { startServers: false });
     const result = await runTool(def, args, { workspace, log, toolNames: tools.map((t) => t.name) });
     process.stdout.write(`${result.content.map((c) => c.text).join("\n")}\n`);
     return result.isError ? 1 : 0;

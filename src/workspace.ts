@@ -44,7 +44,11 @@ export class Workspace {
     this.activationListeners.push(listener);
   }
 
-  async activate(projectArg: string): Promise<Project> {
+  /**
+   * `startServers: false` leaves every server to start when a tool first needs it: a one-shot
+   * terminal run of a memory or file tool should not boot rust-analyzer.
+   */
+  async activate(projectArg: string, opts: { startServers?: boolean } = {}): Promise<Project> {
     const root = await resolveRoot(projectArg, this.options.cwd);
     const config = await loadProjectConfig(root);
     // Activating the active project again keeps its servers, unless project.yml changed since.
@@ -61,7 +65,7 @@ export class Workspace {
     this.current = project;
     this.startupError = undefined;
     for (const listener of this.activationListeners) listener(project);
-    for (const language of this.detected) {
+    for (const language of opts.startServers === false ? [] : this.detected) {
       try {
         project.pool.start(language);
       } catch (error) {

@@ -256,7 +256,11 @@ export class LspSession {
     const conn = new LspConnection(stdout, stdin, this.log, this.label);
     this.conn = conn;
     this.registerHandlers(conn);
-    conn.raw.onError(([err]) => this.fail(`sent malformed protocol data (${err.message.split("\n")[0]})`));
+    conn.raw.onError(([err]) => {
+      // While stopping, writes to a server that already left fail; that is not its fault.
+      if (this.stopping) return;
+      this.fail(`broke the protocol connection (${err.message.split("\n")[0]})`);
+    });
     conn.raw.onClose(() => {
       // The pipe usually closes just before the exit is reported; prefer the exit code as reason.
       void Promise.race([proc.exited, sleep(200)]).then(() => {
