@@ -49,8 +49,8 @@ export function selfTypeName(implName: string, selected = ""): string {
   return last.trim() || implName;
 }
 
-function withHeader(member: DocumentSymbol, header: string): DocumentSymbol {
-  return { ...member, detail: member.detail ? `${header} · ${member.detail}` : header };
+function withHeader(member: DocumentSymbol, header: string): NormalizedSymbol {
+  return { ...member, detail: member.detail ? `${header} · ${member.detail}` : header, container: header };
 }
 
 function byPosition(a: DocumentSymbol, b: DocumentSymbol): number {

@@ -21,6 +21,8 @@ export interface PathStep {
   index: number;
   /** How many siblings share the name; the index is shown only when this is above 1. */
   shared: number;
+  /** Another name a pattern may use for this step (a Rust impl header for its type). */
+  alias?: string;
 }
 
 const segmentRe = /^(.*?)(?:\[(\d+)\])?$/s;
@@ -53,7 +55,7 @@ export function formatNamePath(steps: readonly PathStep[]): string {
 }
 
 function stepMatches(seg: PatternSegment, step: PathStep, substring: boolean): boolean {
-  const nameOk = substring ? step.name.includes(seg.name) : step.name === seg.name;
+  const nameOk = substring ? step.name.includes(seg.name) : step.name === seg.name || step.alias === seg.name;
   return nameOk && (seg.index === undefined || seg.index === step.index);
 }
 

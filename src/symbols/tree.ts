@@ -17,8 +17,12 @@ export interface SymbolPart {
   detail?: string;
 }
 
-/** What an adapter's `normalizeSymbols` may return: document symbols, some with parts. */
-export type NormalizedSymbol = DocumentSymbol & { parts?: SymbolPart[] };
+/**
+ * What an adapter's `normalizeSymbols` may return: document symbols, some with parts, some members
+ * with the header of the block that declared them (`container`), which a name-path pattern may use
+ * in place of the parent's name: `impl Greeter for Console/greet` as well as `Console/greet`.
+ */
+export type NormalizedSymbol = DocumentSymbol & { parts?: SymbolPart[]; container?: string };
 
 export interface SymbolNode {
   name: string;
@@ -87,7 +91,12 @@ export function buildTree(symbols: readonly DocumentSymbol[]): SymbolNode[] {
       const index = seen.get(s.name) ?? 0;
       seen.set(s.name, index + 1);
       const kind = kindName(s.kind);
-      const path = [...(parent?.path ?? []), { name: s.name, index, shared: counts.get(s.name) ?? 1 }];
+      const container = (s as NormalizedSymbol).container;
+      const above = parent?.path ?? [];
+      const parentStep = above.at(-1);
+      const prefix =
+        container && parentStep ? [...above.slice(0, -1), { ...parentStep, alias: container }] : above;
+      const path: PathStep[] = [...prefix, { name: s.name, index, shared: counts.get(s.name) ?? 1 }];
       const inBody = parent !== null && callableKinds.has(parent.kind);
       const local = (parent?.local ?? false) || (inBody && (kind === "Variable" || kind === "Constant"));
       const node: SymbolNode = {

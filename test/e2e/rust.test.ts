@@ -78,6 +78,16 @@ describe("Rust (e2e, rust-analyzer)", { skip: skip ?? false }, () => {
     );
     assert.match(fmt.symbols[0]?.detail ?? "", /^impl fmt::Display for Money · /);
 
+    // The contract's form, with the impl header as the segment, names the same symbol.
+    const viaHeader = await callOk<FindSymbolResult>(h, "find_symbol", {
+      name_path_pattern: "impl Priced for Service/price",
+      relative_path: "src",
+    });
+    assert.deepEqual(
+      viaHeader.symbols.map((s) => `${s.relative_path} ${s.name_path}`),
+      ["src/pricing.rs Service/price"],
+    );
+
     const all = await callOk<FindSymbolResult>(h, "find_symbol", {
       name_path_pattern: "multiply_by_rate",
       relative_path: "src",

@@ -50,6 +50,16 @@ describe("name paths", () => {
     assert.ok(!matchesNamePath(parseNamePath("byrate"), p, true), "case-sensitive");
   });
 
+  test("a step's alias (a Rust impl header) matches in place of its name, exactly", () => {
+    const p: PathStep[] = [
+      { name: "Console", index: 0, shared: 1, alias: "impl Greeter for Console" },
+      { name: "greet", index: 0, shared: 1 },
+    ];
+    assert.ok(matchesNamePath(parseNamePath("impl Greeter for Console/greet"), p));
+    assert.ok(matchesNamePath(parseNamePath("Console/greet"), p));
+    assert.ok(!matchesNamePath(parseNamePath("impl Other for Console/greet"), p));
+  });
+
   test("formats indexes only where siblings share a name", () => {
     assert.equal(formatNamePath(path("Money", ["add", 1, 2])), "Money/add[1]");
     assert.equal(formatNamePath(path("Money", "add")), "Money/add");
