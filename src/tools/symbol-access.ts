@@ -99,7 +99,10 @@ export async function resolveSymbol(
     const last = parseNamePath(namePath).segments.at(-1)?.name.toLowerCase() ?? "";
     const all = [...walk(file.roots)].filter((n) => !n.local);
     const close = all
-      .filter((n) => n.name.toLowerCase().includes(last) || last.includes(n.name.toLowerCase()))
+      .filter((n) => {
+        const name = n.name.toLowerCase();
+        return name.includes(last) || last.includes(name) || editDistance(name, last) <= 2;
+      })
       .slice(0, 8)
       .map((n) => n.namePath);
     const hint =
@@ -123,4 +126,18 @@ export async function resolveSymbol(
     `'${namePath}' matches ${found.length} symbols in ${path.rel}: ${listed}. Repeat the call with one of these name paths (an index such as 'name[0]' picks among overloads).`,
     { candidates: found.map((n) => n.namePath) },
   );
+}
+
+/** Levenshtein distance, for "did you mean" suggestions on short identifiers. */
+function editDistance(a: string, b: string): number {
+  if (Math.abs(a.length - b.length) > 2) return 3;
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      row.push(Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1)));
+    }
+    prev = row;
+  }
+  return prev[b.length]!;
 }

@@ -280,6 +280,13 @@ describe("symbols (e2e, typescript-language-server)", () => {
     });
     assert.equal(missing.isError, true, missing.text);
     assert.match(missing.text, /noSuchMethod/);
+    const typo = await h.call("find_referencing_symbols", {
+      name_path: "Money/multiplyByRtae",
+      relative_path: "src/money.ts",
+    });
+    assert.equal(typo.isError, true, typo.text);
+    assert.match(typo.text, /symbol_not_found/);
+    assert.match(typo.text, /Close matches: [^.]*Money\/multiplyByRate/, "a misspelling gets a suggestion");
     const noFile = await h.call("get_symbols_overview", { relative_path: "src/nope.ts" });
     assert.equal(noFile.isError, true, noFile.text);
   });
