@@ -1,5 +1,6 @@
 /** Unified diffs for previews and results, with line endings normalised so CRLF files read cleanly. */
 import { FILE_HEADERS_ONLY, formatPatch, structuredPatch } from "diff";
+import { stripBom } from "./text.js";
 
 export interface FileDiff {
   diff: string;
@@ -30,5 +31,5 @@ export function unifiedDiff(rel: string, before: string | null, after: string | 
 
 function display(text: string | null): string {
   if (text === null) return "";
-  return text.replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n");
+  return stripBom(text).replace(/\r\n?/g, "\n");
 }

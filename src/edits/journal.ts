@@ -5,6 +5,7 @@
 import { AppError } from "../errors.js";
 import type { CheckedPath } from "../security/sandbox.js";
 import type { EditPlan } from "./plan.js";
+import { stripBom } from "./text.js";
 
 export interface JournalFile {
   path: CheckedPath;
@@ -59,8 +60,6 @@ export class EditJournal {
     if (e) e.undone = true;
   }
 }
-
-const stripBom = (t: string) => (t.charCodeAt(0) === 0xfeff ? t.slice(1) : t);
 
 /**
  * The plan that restores every file of an entry. Each file must still hold exactly what the edit

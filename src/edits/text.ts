@@ -58,10 +58,13 @@ export async function readTextFile(abs: string, display = "the file"): Promise<T
 }
 
 export function decodeText(buf: Buffer): TextFile {
-  let text = buf.toString("utf8");
-  const bom = text.charCodeAt(0) === 0xfeff;
-  if (bom) text = text.slice(1);
-  return { text, bom, eol: detectEol(text) };
+  const raw = buf.toString("utf8");
+  const text = stripBom(raw);
+  return { text, bom: text !== raw, eol: detectEol(text) };
+}
+
+export function stripBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
 export function isBinary(buf: Buffer): boolean {

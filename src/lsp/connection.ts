@@ -4,6 +4,7 @@
  * (ContentModified / ServerCancelled). A dead connection rejects everything in flight at once.
  */
 import type { Readable, Writable } from "node:stream";
+import { setTimeout as sleep } from "node:timers/promises";
 import {
   CancellationTokenSource,
   createMessageConnection,
@@ -158,8 +159,4 @@ export class LspConnection {
 function abortReason(signal: AbortSignal | undefined): Error {
   const r: unknown = signal?.reason;
   return r instanceof Error ? r : new Error("request aborted");
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
 }

@@ -4,6 +4,7 @@
  * signalled together with it.
  */
 import { readdirSync, readFileSync } from "node:fs";
+import { setTimeout as sleep } from "node:timers/promises";
 import { execa, type ResultPromise } from "execa";
 import type { Logger } from "../log.js";
 import type { LaunchCommand } from "./types.js";
@@ -153,8 +154,4 @@ export function killAllServersSync(): void {
 
 export function liveServerGroups(): number[] {
   return [...liveGroups];
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
 }

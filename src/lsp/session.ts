@@ -3,6 +3,7 @@
  * readiness gating, document sync, diagnostics, crash handling. Knows nothing about tools.
  */
 import { basename } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { DocumentDiagnosticReport, PublishDiagnosticsParams } from "vscode-languageserver-protocol";
 import { ResponseError } from "vscode-languageserver-protocol/node";
 import { AppError, isAppError } from "../errors.js";
@@ -437,8 +438,4 @@ function abortable<T>(p: Promise<T>, signal?: AbortSignal): Promise<T> {
 
 function messageOf(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
 }

@@ -4,7 +4,7 @@
  */
 import { readFile } from "node:fs/promises";
 import type { Location, LocationLink, Position } from "vscode-languageserver-protocol";
-import { splitLines } from "../edits/text.js";
+import { splitLines, stripBom } from "../edits/text.js";
 import type { Project } from "../project/project.js";
 import type { CheckedPath } from "../security/sandbox.js";
 import type { SymbolNode } from "../symbols/tree.js";
@@ -47,7 +47,7 @@ export class FileViews {
     // Reference sites span many files: symbols cached for the same text spare a didOpen and a
     // documentSymbol round trip per file.
     const text = await readFile(path.abs, "utf8")
-      .then((t) => t.replace(/^\uFEFF/, ""))
+      .then(stripBom)
       .catch(() => null);
     const cached = text === null ? null : cachedSymbols(this.project, path.abs, text);
     if (text !== null && cached) return { path, lines: splitLines(text), roots: cached };
