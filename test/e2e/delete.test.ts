@@ -6,13 +6,14 @@
 import { strict as assert } from "node:assert";
 import { after, before, describe, it } from "node:test";
 import { lineOf } from "../helpers/anchors.js";
-import { copyFixture, hashTree, readText, runTsc, type TempProject } from "../helpers/fixtures.js";
+import { hashTree, readText, runTsc, type TempProject } from "../helpers/fixtures.js";
 import {
   callOk,
   type EditResult,
   type FindSymbolResult,
   type ScalpelHandle,
-  startScalpel,
+  serveFixture,
+  stopServing,
 } from "../helpers/mcp.js";
 
 describe("safe_delete_symbol (e2e, typescript-language-server)", () => {
@@ -20,14 +21,10 @@ describe("safe_delete_symbol (e2e, typescript-language-server)", () => {
   let h: ScalpelHandle;
 
   before(async () => {
-    fx = await copyFixture("ts-basic");
-    h = await startScalpel({ project: fx.dir });
+    ({ fx, h } = await serveFixture("ts-basic"));
   });
 
-  after(async () => {
-    await h?.close();
-    await fx?.cleanup();
-  });
+  after(() => stopServing(h, fx));
 
   it("refuses to delete a namespace function that is used, listing where", async () => {
     const before1 = await hashTree(fx.dir);

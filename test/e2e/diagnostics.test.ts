@@ -7,13 +7,14 @@ import { strict as assert } from "node:assert";
 import { execFileSync } from "node:child_process";
 import { after, before, describe, it } from "node:test";
 import { lineOf, lineText } from "../helpers/anchors.js";
-import { copyFixture, readText, type TempProject } from "../helpers/fixtures.js";
+import { readText, type TempProject } from "../helpers/fixtures.js";
 import {
   callOk,
   type Diagnostic,
   type EditResult,
   type ScalpelHandle,
-  startScalpel,
+  serveFixture,
+  stopServing,
 } from "../helpers/mcp.js";
 
 interface DiagResult {
@@ -37,14 +38,10 @@ describe("get_diagnostics_for_file (e2e, typescript-language-server)", () => {
   let h: ScalpelHandle;
 
   before(async () => {
-    fx = await copyFixture("ts-basic");
-    h = await startScalpel({ project: fx.dir });
+    ({ fx, h } = await serveFixture("ts-basic"));
   });
 
-  after(async () => {
-    await h?.close();
-    await fx?.cleanup();
-  });
+  after(() => stopServing(h, fx));
 
   const diags = (relative_path: string, extra: Record<string, unknown> = {}) =>
     callOk<DiagResult>(h, "get_diagnostics_for_file", { relative_path, ...extra });

@@ -8,7 +8,7 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { lineOf } from "../helpers/anchors.js";
-import { copyFixture, hashTree, readBytes, readText, runTsc, type TempProject } from "../helpers/fixtures.js";
+import { hashTree, readBytes, readText, runTsc, type TempProject } from "../helpers/fixtures.js";
 import {
   callOk,
   type EditResult,
@@ -16,7 +16,8 @@ import {
   type ReferencesResult,
   type ScalpelHandle,
   type Sym,
-  startScalpel,
+  serveFixture,
+  stopServing,
 } from "../helpers/mcp.js";
 
 /** Asserts `lines` appear as consecutive lines of `text` (line terminators ignored); returns the first line (1-based). */
@@ -48,14 +49,10 @@ describe("symbol edits (e2e, typescript-language-server)", () => {
   let h: ScalpelHandle;
 
   before(async () => {
-    fx = await copyFixture("ts-basic");
-    h = await startScalpel({ project: fx.dir });
+    ({ fx, h } = await serveFixture("ts-basic"));
   });
 
-  after(async () => {
-    await h?.close();
-    await fx?.cleanup();
-  });
+  after(() => stopServing(h, fx));
 
   const one = async (name_path_pattern: string, relative_path: string): Promise<Sym> => {
     const r = await callOk<FindSymbolResult>(h, "find_symbol", {

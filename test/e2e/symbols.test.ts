@@ -7,14 +7,15 @@
 import { strict as assert } from "node:assert";
 import { after, before, describe, it } from "node:test";
 import { lineOf } from "../helpers/anchors.js";
-import { copyFixture, readText, type TempProject } from "../helpers/fixtures.js";
+import { readText, type TempProject } from "../helpers/fixtures.js";
 import {
   callOk,
   type FindSymbolResult,
   flatten,
   type ScalpelHandle,
   type Sym,
-  startScalpel,
+  serveFixture,
+  stopServing,
 } from "../helpers/mcp.js";
 
 describe("symbols (e2e, typescript-language-server)", () => {
@@ -22,14 +23,10 @@ describe("symbols (e2e, typescript-language-server)", () => {
   let h: ScalpelHandle;
 
   before(async () => {
-    fx = await copyFixture("ts-basic");
-    h = await startScalpel({ project: fx.dir });
+    ({ fx, h } = await serveFixture("ts-basic"));
   });
 
-  after(async () => {
-    await h?.close();
-    await fx?.cleanup();
-  });
+  after(() => stopServing(h, fx));
 
   const find = (args: Record<string, unknown>) => callOk<FindSymbolResult>(h, "find_symbol", args);
   const one = async (args: Record<string, unknown>): Promise<Sym> => {

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { type JSONRPCMessage, JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
-import { repoRoot } from "./fixtures.js";
+import { copyFixture, repoRoot, type TempProject } from "./fixtures.js";
 
 export const cliPath = join(repoRoot, "dist", "src", "cli.js");
 
@@ -241,6 +241,17 @@ export async function startScalpel(opts: StartOptions = {}): Promise<ScalpelHand
     },
   };
   return handle;
+}
+
+/** A fresh copy of a fixture with scalpel serving it: what most e2e files start from. */
+export async function serveFixture(name: string): Promise<{ fx: TempProject; h: ScalpelHandle }> {
+  const fx = await copyFixture(name);
+  return { fx, h: await startScalpel({ project: fx.dir }) };
+}
+
+export async function stopServing(h: ScalpelHandle | undefined, fx: TempProject | undefined): Promise<void> {
+  await h?.close();
+  await fx?.cleanup();
 }
 
 export interface ToolResult<T> {
