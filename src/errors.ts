@@ -24,6 +24,7 @@ export type ErrorCode =
   | "invalid_config"
   | "memory_not_found"
   | "too_large"
+  | "unsupported_encoding"
   | "internal";
 
 export class AppError extends Error {

@@ -1,16 +1,32 @@
 /**
- * Validate every file, then write every file, or write none. The plan runs first against an
- * in-memory copy of the files it touches; only when every operation succeeded there (files exist,
- * expected text unchanged, ranges in bounds, no overlaps) is anything written. A failed write
- * restores the files already written.
+ * The one writer. Validate every file, then write every file, or write none. The plan runs first
+ * against an in-memory copy of the files it touches; only when every operation succeeded there
+ * (files exist, expected text unchanged, ranges in bounds, no overlaps) is anything written. A
+ * failed write restores the files already written.
+ *
+ * Reading the files and writing them happen under the per-file locks of every file the plan
+ * touches, so an `expectedText` check and the write after it are one step for every other scalpel
+ * write (any tool, any project of this process): an edit lands on the text it was computed against,
+ * or fails with edit_conflict, never overwrites an edit that landed in between.
  */
 import { mkdir, rmdir, stat, unlink } from "node:fs/promises";
 import { dirname } from "node:path";
 import { AppError } from "../errors.js";
 import type { CheckedPath } from "../security/sandbox.js";
+import { type Eol, matchEol } from "../text/lines.js";
+import {
+  assertEditable,
+  decodeText,
+  encodable,
+  encodeText,
+  readProjectText,
+  type TextFormat,
+} from "../text/read.js";
+import { writeFileAtomic } from "../text/write.js";
 import { unifiedDiff } from "./diff.js";
+import { withFileLocks } from "./file-locks.js";
 import type { EditPlan } from "./plan.js";
-import { applyTextEdits, type Eol, matchEol, readTextFile, writeTextFileAtomic } from "./text.js";
+import { applyTextEdits } from "./text.js";
 
 export interface ApplyOptions {
   dryRun: boolean;
@@ -28,24 +44,77 @@ export interface ApplyResult {
   diff: string;
   /** Absolute paths written or deleted (empty for a dry run). */
   written: string[];
-  /** Exact previous content (BOM included) per touched path; null = did not exist. For undo. */
-  before: Map<string, string | null>;
-  /** Exact new content per touched path; null = deleted. Lets undo detect later changes. */
-  after: Map<string, string | null>;
+  /** Exact previous bytes per touched path; null = did not exist. For undo. */
+  before: Map<string, Buffer | null>;
+  /** Exact new bytes per touched path; null = deleted. Lets undo detect later changes. */
+  after: Map<string, Buffer | null>;
 }
 
 interface FileState {
   path: CheckedPath;
-  /** BOM-stripped text on disk when the plan started; null = missing. */
+  /** Exact bytes on disk when the plan started; null = missing. */
+  originalBytes: Buffer | null;
+  /** Decoded text on disk when the plan started; null = missing. */
   original: string | null;
-  originalBom: boolean;
+  originalFormat: TextFormat;
   current: string | null;
-  bom: boolean;
+  format: TextFormat;
   eol: Eol;
+  /** `current` does not represent its bytes exactly (see TextFile.lossy). */
+  lossy: boolean;
+  /** Exact bytes to write instead of encoding `current` (set by a restore). */
+  raw?: Buffer | null;
   mode?: number;
 }
 
+/** Every file a plan may read or write. */
+export function planPaths(plan: EditPlan): CheckedPath[] {
+  return plan.flatMap((op) => (op.kind === "rename" ? [op.from, op.to] : [op.path]));
+}
+
 export async function applyPlan(plan: EditPlan, opts: ApplyOptions): Promise<ApplyResult> {
+  // A dry run writes nothing, so it needs no lock: it previews against the text it reads.
+  if (opts.dryRun) return runPlan(plan, opts);
+  return withFileLocks(
+    planPaths(plan).map((p) => p.abs),
+    () => runPlan(plan, opts),
+  );
+}
+
+/**
+ * Builds the plan while holding the locks of `paths` and applies it before letting go: no scalpel
+ * write can land on those files in between, so a plan computed from their current text cannot go
+ * stale. For a retry after a stale conflict (the optimistic first try lost a race). A plan that
+ * reaches beyond `paths` is a stale conflict too: the caller retries with the new plan's files.
+ */
+export async function applyRecomputed(
+  paths: readonly CheckedPath[],
+  makePlan: () => Promise<EditPlan>,
+  opts: ApplyOptions,
+): Promise<{ plan: EditPlan; result: ApplyResult }> {
+  if (opts.dryRun) {
+    const plan = await makePlan();
+    return { plan, result: await runPlan(plan, opts) };
+  }
+  return withFileLocks(
+    paths.map((p) => p.abs),
+    async () => {
+      const plan = await makePlan();
+      const locked = new Set(paths.map((p) => p.abs));
+      const beyond = planPaths(plan).find((p) => !locked.has(p.abs));
+      if (beyond) {
+        throw new AppError(
+          "edit_conflict",
+          `The edit now also touches '${beyond.rel}'; nothing was written. Run the tool again.`,
+          { reason: "stale", relative_path: beyond.rel },
+        );
+      }
+      return { plan, result: await runPlan(plan, opts) };
+    },
+  );
+}
+
+async function runPlan(plan: EditPlan, opts: ApplyOptions): Promise<ApplyResult> {
   const states = new Map<string, FileState>();
   const load = async (path: CheckedPath): Promise<FileState> => {
     const hit = states.get(path.abs);
@@ -61,8 +130,9 @@ export async function applyPlan(plan: EditPlan, opts: ApplyOptions): Promise<App
         const st = await load(op.path);
         if (st.current === null) throw notFound(op.path.rel);
         checkExpected(st, op.expectedText, op.path.rel);
+        assertEditable({ lossy: st.lossy, encoding: st.format.encoding }, op.path.rel);
         const edits = op.edits.map((e) => ({ range: e.range, newText: matchEol(e.newText, st.eol) }));
-        st.current = applyTextEdits(st.current, edits, op.path.rel);
+        setText(st, applyTextEdits(st.current, edits, op.path.rel));
         break;
       }
       case "create": {
@@ -75,11 +145,13 @@ export async function applyPlan(plan: EditPlan, opts: ApplyOptions): Promise<App
               `'${op.path.rel}' already exists. Pass overwrite: true to replace it, or use replace_content to change part of it.`,
             );
           }
-          // Overwriting keeps the file's line-ending style and BOM.
-          st.current = matchEol(op.content, st.eol);
+          // Overwriting keeps the file's line-ending style, encoding and BOM.
+          setText(st, matchEol(op.content, st.eol));
         } else {
-          st.current = op.content;
+          setText(st, op.content);
         }
+        // Every byte of the file is new: nothing undecodable is carried over.
+        st.lossy = false;
         break;
       }
       case "delete": {
@@ -89,7 +161,7 @@ export async function applyPlan(plan: EditPlan, opts: ApplyOptions): Promise<App
           throw notFound(op.path.rel);
         }
         checkExpected(st, op.expectedText, op.path.rel);
-        st.current = null;
+        setText(st, null);
         break;
       }
       case "rename": {
@@ -106,27 +178,57 @@ export async function applyPlan(plan: EditPlan, opts: ApplyOptions): Promise<App
             );
           }
         }
-        to.current = from.current;
-        to.bom = from.bom;
+        // An unedited file moves with its exact bytes, undecodable ones included.
+        const bytes = bytesOf(from);
+        const exact = from.raw !== undefined || bytes === from.originalBytes;
+        setText(to, from.current);
+        if (exact) to.raw = bytes;
+        to.format = from.format;
         to.eol = from.eol;
+        to.lossy = from.lossy;
         if (from.mode !== undefined) to.mode = from.mode;
-        from.current = null;
+        setText(from, null);
+        break;
+      }
+      case "restore": {
+        const st = await load(op.path);
+        const now = bytesOf(st);
+        if (!sameBytes(now, op.expected)) throw stale(op.path.rel);
+        if (op.bytes === null) {
+          setText(st, null);
+        } else {
+          const file = decodeText(op.bytes);
+          setText(st, file.text);
+          st.format = { encoding: file.encoding, bom: file.bom };
+          st.eol = file.eol;
+          st.lossy = file.lossy;
+        }
+        st.raw = op.bytes;
         break;
       }
     }
   }
 
-  const changed = [...states.values()].filter((s) => s.original !== s.current || s.originalBom !== s.bom);
   const files: FileChange[] = [];
   const diffs: string[] = [];
-  const before = new Map<string, string | null>();
-  const after = new Map<string, string | null>();
-  for (const s of changed) {
+  const before = new Map<string, Buffer | null>();
+  const after = new Map<string, Buffer | null>();
+  const changed: Array<{ state: FileState; bytes: Buffer | null }> = [];
+  for (const s of states.values()) {
+    const bytes = bytesOf(s);
+    if (sameBytes(bytes, s.originalBytes)) continue;
+    if (s.raw === undefined && s.current !== null && !encodable(s.current, s.format)) {
+      throw new AppError(
+        "invalid_argument",
+        `The edit would leave half of a surrogate pair (e.g. part of an emoji) in '${s.path.rel}', which UTF-8 cannot store. Edit whole characters.`,
+      );
+    }
+    changed.push({ state: s, bytes });
     const d = unifiedDiff(s.path.rel, s.original, s.current);
     files.push({ relative_path: s.path.rel, added_lines: d.added, removed_lines: d.removed });
     if (d.diff !== "") diffs.push(d.diff);
-    before.set(s.path.abs, s.original === null ? null : withBom(s.original, s.originalBom));
-    after.set(s.path.abs, s.current === null ? null : withBom(s.current, s.bom));
+    before.set(s.path.abs, s.originalBytes);
+    after.set(s.path.abs, bytes);
   }
   const result: ApplyResult = { files, diff: diffs.join(""), written: [], before, after };
   if (opts.dryRun || changed.length === 0) return result;
@@ -134,16 +236,43 @@ export async function applyPlan(plan: EditPlan, opts: ApplyOptions): Promise<App
   return result;
 }
 
+function setText(st: FileState, text: string | null): void {
+  st.current = text;
+  delete st.raw;
+}
+
+/** The bytes the file will hold: unchanged text keeps its exact original bytes. */
+function bytesOf(st: FileState): Buffer | null {
+  if (st.current === null) return null;
+  if (st.raw !== undefined) return st.raw;
+  if (
+    st.originalBytes !== null &&
+    st.current === st.original &&
+    st.format.encoding === st.originalFormat.encoding &&
+    st.format.bom === st.originalFormat.bom
+  ) {
+    return st.originalBytes;
+  }
+  return encodeText(st.current, st.format);
+}
+
+function sameBytes(a: Buffer | null, b: Buffer | null): boolean {
+  return a === null || b === null ? a === b : a.equals(b);
+}
+
 async function loadState(path: CheckedPath): Promise<FileState> {
   try {
-    const file = await readTextFile(path.abs, path.rel);
+    const file = await readProjectText(path.abs, path.rel);
+    const format = { encoding: file.encoding, bom: file.bom };
     const state: FileState = {
       path,
+      originalBytes: file.bytes,
       original: file.text,
-      originalBom: file.bom,
+      originalFormat: format,
       current: file.text,
-      bom: file.bom,
+      format,
       eol: file.eol,
+      lossy: file.lossy,
     };
     try {
       state.mode = (await stat(path.abs)).mode & 0o7777;
@@ -153,29 +282,44 @@ async function loadState(path: CheckedPath): Promise<FileState> {
     return state;
   } catch (e) {
     if (e instanceof AppError && e.code === "file_not_found") {
-      return { path, original: null, originalBom: false, current: null, bom: false, eol: "\n" };
+      const format: TextFormat = { encoding: "utf8", bom: false };
+      return {
+        path,
+        originalBytes: null,
+        original: null,
+        originalFormat: format,
+        current: null,
+        format,
+        eol: "\n",
+        lossy: false,
+      };
     }
     throw e;
   }
 }
 
+interface Change {
+  state: FileState;
+  bytes: Buffer | null;
+}
+
 /** Writes new contents first and deletions last, so a failure leaves as little as possible to undo. */
-async function writeAll(changed: FileState[]): Promise<string[]> {
-  const order = [...changed.filter((s) => s.current !== null), ...changed.filter((s) => s.current === null)];
-  const done: Array<{ state: FileState; createdDirs: string[] }> = [];
-  for (const s of order) {
+async function writeAll(changed: Change[]): Promise<string[]> {
+  const order = [...changed.filter((c) => c.bytes !== null), ...changed.filter((c) => c.bytes === null)];
+  const done: Array<{ change: Change; createdDirs: string[] }> = [];
+  for (const c of order) {
+    const s = c.state;
     const createdDirs: string[] = [];
     try {
-      if (s.current === null) {
+      if (c.bytes === null) {
         await unlink(s.path.abs);
       } else {
-        if (s.original === null) createdDirs.push(...(await ensureDir(dirname(s.path.abs))));
-        const opts = s.mode === undefined ? { bom: s.bom } : { bom: s.bom, mode: s.mode };
-        await writeTextFileAtomic(s.path.abs, s.current, opts);
+        if (s.originalBytes === null) createdDirs.push(...(await ensureDir(dirname(s.path.abs))));
+        await writeFileAtomic(s.path.abs, c.bytes, s.mode);
       }
-      done.push({ state: s, createdDirs });
+      done.push({ change: c, createdDirs });
     } catch (e) {
-      const failedRestore = await rollback([...done, { state: s, createdDirs }]);
+      const failedRestore = await rollback([...done, { change: c, createdDirs }]);
       const code = (e as NodeJS.ErrnoException).code ?? "unknown error";
       const restored =
         failedRestore.length === 0
@@ -187,21 +331,21 @@ async function writeAll(changed: FileState[]): Promise<string[]> {
       );
     }
   }
-  return order.map((s) => s.path.abs);
+  return order.map((c) => c.state.path.abs);
 }
 
 /** Returns the relative paths that could not be restored. */
-async function rollback(done: Array<{ state: FileState; createdDirs: string[] }>): Promise<string[]> {
+async function rollback(done: Array<{ change: Change; createdDirs: string[] }>): Promise<string[]> {
   const failed: string[] = [];
-  for (const { state: s, createdDirs } of [...done].reverse()) {
+  for (const { change, createdDirs } of [...done].reverse()) {
+    const s = change.state;
     try {
-      if (s.original === null) {
+      if (s.originalBytes === null) {
         await unlink(s.path.abs).catch((e: NodeJS.ErrnoException) => {
           if (e.code !== "ENOENT") throw e;
         });
       } else {
-        const opts = s.mode === undefined ? { bom: s.originalBom } : { bom: s.originalBom, mode: s.mode };
-        await writeTextFileAtomic(s.path.abs, s.original, opts);
+        await writeFileAtomic(s.path.abs, s.originalBytes, s.mode);
       }
       for (const dir of createdDirs) await rmdir(dir).catch(() => {});
     } catch {
@@ -223,19 +367,24 @@ async function ensureDir(dir: string): Promise<string[]> {
   return created;
 }
 
-function withBom(text: string, bom: boolean): string {
-  return bom ? `\uFEFF${text}` : text;
-}
-
 function notFound(rel: string): AppError {
   return new AppError("file_not_found", `'${rel}' does not exist. Use find_file or list_dir to locate it.`);
 }
 
+/** `details.reason: "stale"` tells a tool it may recompute its edit on the new text and retry. */
+function stale(rel: string): AppError {
+  return new AppError(
+    "edit_conflict",
+    `'${rel}' changed on disk since it was read; nothing was written. Re-read the file (or run the tool again) and retry.`,
+    { reason: "stale", relative_path: rel },
+  );
+}
+
+/** True for the edit_conflict of a file that changed after the edit was computed. */
+export function isStaleConflict(e: unknown): boolean {
+  return e instanceof AppError && e.code === "edit_conflict" && e.details?.reason === "stale";
+}
+
 function checkExpected(st: FileState, expected: string | undefined, rel: string): void {
-  if (expected !== undefined && st.current !== expected) {
-    throw new AppError(
-      "edit_conflict",
-      `'${rel}' changed on disk since it was read; nothing was written. Re-read the file (or run the tool again) and retry.`,
-    );
-  }
+  if (expected !== undefined && st.current !== expected) throw stale(rel);
 }

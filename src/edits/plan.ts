@@ -11,7 +11,10 @@ export interface EditFileOp {
   path: CheckedPath;
   /** Computed against one text (LSP semantics); new text gets the file's line endings. */
   edits: TextEdit[];
-  /** The text (BOM stripped) the edits were computed against; if the file differs now → edit_conflict. */
+  /**
+   * The text (decoded, BOM stripped) the edits were computed against; if the file differs now →
+   * edit_conflict with `details.reason === "stale"` (the caller may recompute on the new text).
+   */
   expectedText?: string;
 }
 
@@ -42,7 +45,19 @@ export interface RenameFileOp {
   ignoreIfExists?: boolean;
 }
 
-export type EditOp = EditFileOp | CreateFileOp | DeleteFileOp | RenameFileOp;
+/**
+ * Puts exact bytes back (undo): the file must hold exactly `expected` (null = must not exist),
+ * otherwise → edit_conflict. `bytes` null deletes the file. Bytes, not text, so every encoding,
+ * BOM and line ending comes back as it was.
+ */
+export interface RestoreFileOp {
+  kind: "restore";
+  path: CheckedPath;
+  bytes: Buffer | null;
+  expected: Buffer | null;
+}
+
+export type EditOp = EditFileOp | CreateFileOp | DeleteFileOp | RenameFileOp | RestoreFileOp;
 
 /** Operations apply in order, each to the result of the ones before (as in `documentChanges`). */
 export type EditPlan = EditOp[];

@@ -4,10 +4,10 @@
  * At most `maxOpen` documents stay open (least recently used are closed) because tsserver
  * re-checks every open file after each change.
  */
-import { readFile, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { basename, extname } from "node:path";
 import { FileChangeType, type FileEvent } from "vscode-languageserver-protocol";
-import { AppError } from "../errors.js";
+import { readProjectText } from "../text/read.js";
 import type { OpenDocument } from "./types.js";
 import { pathToUri } from "./uri.js";
 
@@ -66,7 +66,10 @@ export class Documents {
     return this.serial(async () => {
       let changed = false;
       for (const doc of [...this.open.values()]) {
-        const text = await readFile(doc.path, "utf8").then(stripBom, () => null);
+        const text = await readProjectText(doc.path).then(
+          (f) => f.text,
+          () => null,
+        );
         if (text === null) await this.close(doc);
         else if (text !== doc.text) await this.change(doc, text, true);
         else continue;
@@ -122,14 +125,12 @@ export class Documents {
     const uri = pathToUri(absPath);
     let text: string;
     try {
-      text = stripBom(await readFile(absPath, "utf8"));
+      // The one reader: a server sees the same decoded text (BOM, UTF-16, line endings) that the
+      // tools compute positions on and the writer compares against.
+      text = (await readProjectText(absPath, basename(absPath))).text;
     } catch (e) {
       const doc = this.open.get(uri);
       if (doc) await this.close(doc);
-      const code = (e as NodeJS.ErrnoException).code;
-      if (code === "ENOENT" || code === "ENOTDIR" || code === "EISDIR") {
-        throw new AppError("file_not_found", `File not found: ${basename(absPath)}.`);
-      }
       throw e;
     }
     this.seen.add(absPath);
@@ -193,10 +194,6 @@ export class Documents {
     this.queue = run.catch(() => undefined);
     return run;
   }
-}
-
-function stripBom(text: string): string {
-  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
 async function isFile(path: string): Promise<boolean> {

@@ -6,10 +6,11 @@
  *
  * Writes are atomic (temp file + rename in the same directory): readers never see half a memory,
  * and two server processes writing the same memory give last-writer-wins, different memories both
- * land. No lock is needed because no write reads another file.
+ * land. Writes take the writer's per-file lock (`edits/file-locks`); `update` reads and writes under it.
  */
 import { lstat, mkdir, readdir, readFile, rmdir, stat, unlink } from "node:fs/promises";
 import { dirname, join, relative, sep } from "node:path";
+import { withFileLocks } from "../edits/file-locks.js";
 import { writeTextFileAtomic } from "../edits/text.js";
 import { AppError } from "../errors.js";
 import type { CheckedPath, Sandbox } from "../security/sandbox.js";
@@ -61,6 +62,25 @@ export class MemoryStore {
   }
 
   async write(name: string, content: string): Promise<{ name: string; bytes: number }> {
+    const { path } = await this.file(name);
+    // Under the writer's per-file lock, so a memory file edited through the file tools
+    // (replace_content on `.scalpel/memories/x.md`) is never written over mid-edit.
+    return withFileLocks([path.abs], () => this.writeLocked(name, content));
+  }
+
+  /**
+   * Read, change and write one memory as one step under its file lock: two concurrent edits of
+   * the same memory both land (a read-modify-write outside the lock would lose one).
+   */
+  async update(name: string, change: (content: string) => string): Promise<{ name: string; bytes: number }> {
+    const { path } = await this.file(name);
+    return withFileLocks([path.abs], async () => {
+      const { content } = await this.read(name);
+      return this.writeLocked(name, change(content));
+    });
+  }
+
+  private async writeLocked(name: string, content: string): Promise<{ name: string; bytes: number }> {
     const bytes = Buffer.byteLength(content, "utf8");
     if (bytes > maxMemoryBytes) {
       throw new AppError(

@@ -1,12 +1,6 @@
 import { z } from "zod";
 import { dryRun } from "./common.js";
-import {
-  commitPlan,
-  editNarrowHint,
-  editResultShape,
-  editResultShrink,
-  renderEditResult,
-} from "./edit-result.js";
+import { commitPlan, editOutput, renderEditResult } from "./edit-result.js";
 import { defineTool, writes } from "./tool.js";
 
 export const createTextFileTool = defineTool({
@@ -23,12 +17,11 @@ export const createTextFileTool = defineTool({
       .describe("Replace the file if it exists (otherwise that is an error)"),
     dry_run: dryRun,
   },
-  output: editResultShape,
+  ...editOutput,
   annotations: writes,
   async run(args, ctx) {
     const project = ctx.project;
     const path = project.sandbox.resolve(args.relative_path, { kind: "file" });
-    project.secrets.assertNotSecret(path.rel);
     return commitPlan(
       ctx,
       [{ kind: "create", path, content: args.content, overwrite: args.overwrite }],
@@ -36,6 +29,4 @@ export const createTextFileTool = defineTool({
     );
   },
   render: renderEditResult,
-  shrink: editResultShrink,
-  narrowHint: editNarrowHint,
 });

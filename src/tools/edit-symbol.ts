@@ -8,7 +8,7 @@ import { z } from "zod";
 import type { EditPlan } from "../edits/plan.js";
 import type { SymbolNode } from "../symbols/tree.js";
 import { dryRun } from "./common.js";
-import { commitPlan, editResultShape, renderEditResult } from "./edit-result.js";
+import { commitPlan, editOutput, renderEditResult } from "./edit-result.js";
 import { resolveSymbol } from "./symbol-access.js";
 import { type SymbolSite, siteOf } from "./symbol-edits.js";
 import { defineTool, writes } from "./tool.js";
@@ -32,13 +32,23 @@ export function symbolEditTool(spec: SymbolEditToolSpec) {
       body: z.string().describe(spec.bodyDescription),
       dry_run: dryRun,
     },
-    output: editResultShape,
+    ...editOutput,
     annotations: writes,
     async run(args, ctx) {
-      const { file, node } = await resolveSymbol(ctx.project, args.relative_path, args.name_path, ctx.signal);
-      const edit = spec.edit(siteOf(file.doc.text, node), node, args.body);
-      const plan: EditPlan = [{ kind: "edit", path: file.path, edits: [edit], expectedText: file.doc.text }];
-      return commitPlan(ctx, plan, args.dry_run, { tool: spec.name });
+      // Resolved against the text the server has now; when another edit lands on the file first,
+      // commitPlan calls this again so the symbol is found anew in the new text (never written
+      // over it: the writer compares the text under the file's lock).
+      const makePlan = async (): Promise<EditPlan> => {
+        const { file, node } = await resolveSymbol(
+          ctx.project,
+          args.relative_path,
+          args.name_path,
+          ctx.signal,
+        );
+        const edit = spec.edit(siteOf(file.doc.text, node, file.adapter.declarations), node, args.body);
+        return [{ kind: "edit", path: file.path, edits: [edit], expectedText: file.doc.text }];
+      };
+      return commitPlan(ctx, await makePlan(), args.dry_run, { tool: spec.name, recompute: makePlan });
     },
     render: renderEditResult,
   });

@@ -1,14 +1,26 @@
 /**
  * Turning server locations into the contract's shapes: relative paths, 1-based lines, containing
- * symbols and snippets. Locations outside the project root are dropped, never shown.
+ * symbols and snippets. Locations outside the project root are dropped, never shown; locations in
+ * secret files are reported by place only (`SecretSite`), since the sandbox mints no path to read.
  */
-import { readFile } from "node:fs/promises";
 import type { Location, LocationLink, Position } from "vscode-languageserver-protocol";
-import { splitLines, stripBom } from "../edits/text.js";
+import { z } from "zod";
+import { readTextFile, splitLines } from "../edits/text.js";
 import type { Project } from "../project/project.js";
 import type { CheckedPath } from "../security/sandbox.js";
 import type { SymbolNode } from "../symbols/tree.js";
 import { cachedSymbols, fileSymbols } from "./symbol-access.js";
+
+/** A location in a secret file: where it is, nothing of what is there. */
+export const secretSiteSchema = z.object({
+  relative_path: z.string(),
+  line: z.number().int().describe("1-based"),
+});
+export type SecretSite = z.infer<typeof secretSiteSchema>;
+
+export function secretSite(rel: string, loc: Location): SecretSite {
+  return { relative_path: rel, line: loc.range.start.line + 1 };
+}
 
 export interface FileView {
   path: CheckedPath;
@@ -46,8 +58,8 @@ export class FileViews {
   private async load(path: CheckedPath): Promise<FileView> {
     // Reference sites span many files: symbols cached for the same text spare a didOpen and a
     // documentSymbol round trip per file.
-    const text = await readFile(path.abs, "utf8")
-      .then(stripBom)
+    const text = await readTextFile(path.abs, path.rel)
+      .then((f) => f.text)
       .catch(() => null);
     const cached = text === null ? null : cachedSymbols(this.project, path.abs, text);
     if (text !== null && cached) return { path, lines: splitLines(text), roots: cached };

@@ -1,15 +1,10 @@
 import { z } from "zod";
+import type { EditPlan } from "../edits/plan.js";
 import type { TextEdit } from "../edits/text.js";
 import { detectEol, lineStarts, positionAt, readTextFile } from "../edits/text.js";
 import { AppError } from "../errors.js";
 import { dryRun, replaceParams } from "./common.js";
-import {
-  commitPlan,
-  editNarrowHint,
-  editResultShape,
-  editResultShrink,
-  renderEditResult,
-} from "./edit-result.js";
+import { commitPlan, editOutput, renderEditResult } from "./edit-result.js";
 import { defineTool, writes } from "./tool.js";
 
 /** Line numbers listed in a `multiple_matches` error. */
@@ -25,39 +20,43 @@ export const replaceContentTool = defineTool({
     ...replaceParams,
     dry_run: dryRun,
   },
-  output: editResultShape,
+  ...editOutput,
   annotations: writes,
   async run(args, ctx) {
     const project = ctx.project;
     const path = project.sandbox.resolve(args.relative_path, { mustExist: true, kind: "file" });
-    project.secrets.assertNotSecret(path.rel);
-    const { text } = await readTextFile(path.abs, path.rel);
-    const found = findMatches(text, args.needle, args.replacement, args.mode);
-    if (found.length === 0) {
-      throw new AppError(
-        "no_match",
-        `The needle was not found in '${path.rel}'. Check whitespace and indentation against read_file's output${args.mode === "literal" ? ", or use mode: 'regex'" : ""}.`,
-      );
-    }
-    if (found.length > 1 && !args.allow_multiple) {
-      const lines = [...new Set(found.map((m) => m.line))];
-      const listed = lines.slice(0, maxListedLines).join(", ") + (lines.length > maxListedLines ? ", …" : "");
-      throw new AppError(
-        "multiple_matches",
-        `The needle matches ${found.length} times in '${path.rel}' (lines ${listed}). Include more surrounding text to make it unique, or pass allow_multiple: true to replace every match.`,
-        { count: found.length, lines },
-      );
-    }
-    const starts = lineStarts(text);
-    const edits: TextEdit[] = found.map((m) => ({
-      range: { start: positionAt(text, m.start, starts), end: positionAt(text, m.end, starts) },
-      newText: m.newText,
-    }));
-    return commitPlan(ctx, [{ kind: "edit", path, edits, expectedText: text }], args.dry_run);
+    // A find-and-replace means "this needle, wherever it is now": when another edit lands on the
+    // file between reading and writing, commitPlan runs it again on the new text (and it fails with
+    // no_match / multiple_matches if the needle is gone or doubled), rather than writing over it.
+    const makePlan = async (): Promise<EditPlan> => {
+      const { text } = await readTextFile(path.abs, path.rel);
+      const found = findMatches(text, args.needle, args.replacement, args.mode);
+      if (found.length === 0) {
+        throw new AppError(
+          "no_match",
+          `The needle was not found in '${path.rel}'. Check whitespace and indentation against read_file's output${args.mode === "literal" ? ", or use mode: 'regex'" : ""}.`,
+        );
+      }
+      if (found.length > 1 && !args.allow_multiple) {
+        const lines = [...new Set(found.map((m) => m.line))];
+        const listed =
+          lines.slice(0, maxListedLines).join(", ") + (lines.length > maxListedLines ? ", …" : "");
+        throw new AppError(
+          "multiple_matches",
+          `The needle matches ${found.length} times in '${path.rel}' (lines ${listed}). Include more surrounding text to make it unique, or pass allow_multiple: true to replace every match.`,
+          { count: found.length, lines },
+        );
+      }
+      const starts = lineStarts(text);
+      const edits: TextEdit[] = found.map((m) => ({
+        range: { start: positionAt(text, m.start, starts), end: positionAt(text, m.end, starts) },
+        newText: m.newText,
+      }));
+      return [{ kind: "edit", path, edits, expectedText: text }];
+    };
+    return commitPlan(ctx, await makePlan(), args.dry_run, { tool: "replace_content", recompute: makePlan });
   },
   render: renderEditResult,
-  shrink: editResultShrink,
-  narrowHint: editNarrowHint,
 });
 
 interface Found {
@@ -80,7 +79,9 @@ export function findMatches(
   mode: "literal" | "regex",
 ): Found[] {
   const crlf = detectEol(text) === "\r\n" && !/(?<!\r)\n/.test(text);
-  const hay = crlf ? text.replaceAll("\r\n", "\n") : text;
+  // A lone-CR file reads with `\n` in place of each `\r`: same length, so offsets need no mapping.
+  const cr = detectEol(text) === "\r" && !text.includes("\n");
+  const hay = crlf ? text.replaceAll("\r\n", "\n") : cr ? text.replaceAll("\r", "\n") : text;
   const lfOffsets: number[] = [];
   if (crlf) for (let i = hay.indexOf("\n"); i >= 0; i = hay.indexOf("\n", i + 1)) lfOffsets.push(i);
   // Each "\n" before an offset in `hay` was two characters in `text`.
@@ -91,7 +92,7 @@ export function findMatches(
     out.push({ start: toText(s), end: toText(e), newText, line: positionAt(hay, s, hayStarts).line + 1 });
 
   if (mode === "literal") {
-    const n = needle.replaceAll("\r\n", "\n");
+    const n = cr ? needle.replace(/\r\n?/g, "\n") : needle.replaceAll("\r\n", "\n");
     for (let i = hay.indexOf(n); i >= 0; i = hay.indexOf(n, i + n.length)) push(i, i + n.length, replacement);
     return out;
   }

@@ -1,14 +1,14 @@
 import { z } from "zod";
 import { undoPlan } from "../edits/journal.js";
 import { dryRun } from "./common.js";
-import { commitPlan, editResultShape, renderEditResult } from "./edit-result.js";
+import { commitPlan, editOutput, renderEditResult } from "./edit-result.js";
 import { defineTool, writes } from "./tool.js";
 
 export const undoEditTool = defineTool({
   name: "undo_edit",
   title: "Undo an edit",
   description:
-    "Reverses an edit that scalpel applied in this session (by edit_id, default the last one not yet undone), restoring every file it touched byte for byte. Refuses with edit_conflict, writing nothing, if any of those files changed since. Use it to back out a change instead of editing it back by hand.",
+    "Reverses an edit that scalpel applied (by edit_id, default the last one not yet undone), restoring every file it touched byte for byte, in any encoding and line-ending style. The journal is kept in .scalpel/journal/ (the last 200 edits), so this also works after a server restart. Refuses with edit_conflict, writing nothing, if any of those files changed since. Use it to back out a change instead of editing it back by hand.",
   input: {
     edit_id: z
       .string()
@@ -16,16 +16,16 @@ export const undoEditTool = defineTool({
       .describe("The edit_id an editing tool returned; default: the last applied edit"),
     dry_run: dryRun,
   },
-  output: editResultShape,
+  ...editOutput,
   annotations: writes,
   async run(args, ctx) {
     const journal = ctx.project.journal;
-    const entry = journal.pick(args.edit_id);
+    const entry = await journal.pick(args.edit_id);
     const result = await commitPlan(ctx, undoPlan(entry), args.dry_run, {
       tool: "undo_edit",
       reverses: entry.id,
     });
-    if (result.applied) journal.markUndone(entry.id);
+    if (result.applied) await journal.markUndone(entry.id);
     return result;
   },
   render: renderEditResult,

@@ -67,7 +67,7 @@ describe("applyPlan", () => {
         ["moved.ts", 1, 0],
       ],
     );
-    assert.equal(r.before.get(join(tmp.dir, "a.ts")), a);
+    assert.deepEqual(r.before.get(join(tmp.dir, "a.ts")), Buffer.from(a), "exact bytes, for undo");
     assert.equal(r.before.get(join(tmp.dir, "new/dir/n.ts")), null);
     assert.equal(r.after.get(join(tmp.dir, "gone.ts")), null);
     assert.equal(r.written.length, 5);
@@ -286,5 +286,65 @@ describe("workspaceEditToPlan", () => {
     ]) {
       assert.throws(() => workspaceEditToPlan(edit, sandbox), isCode("path_outside_project"));
     }
+  });
+});
+
+describe("applyPlan: encodings and line endings", () => {
+  test("a UTF-16LE file is edited in UTF-16LE, BOM kept; new lines take the file's ending", async () => {
+    const text = "let a = 1;\r\nlet 😀 = 2;\r\n";
+    const bytes = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, "utf16le")]);
+    await writeFile(join(tmp.dir, "w.ts"), bytes);
+    await applyPlan(
+      [{ kind: "edit", path: p("w.ts"), edits: [replace(text, "2;", "3;\nlet b = 4;")], expectedText: text }],
+      { dryRun: false },
+    );
+    const out = await readFile(join(tmp.dir, "w.ts"));
+    assert.deepEqual([...out.subarray(0, 2)], [0xff, 0xfe]);
+    assert.equal(out.subarray(2).toString("utf16le"), "let a = 1;\r\nlet 😀 = 3;\r\nlet b = 4;\r\n");
+  });
+
+  test("a lone-CR file gets lone CRs in new text", async () => {
+    const text = "a\rb\r";
+    await put("cr.txt", text);
+    await applyPlan([{ kind: "edit", path: p("cr.txt"), edits: [replace(text, "b", "b\nc")] }], {
+      dryRun: false,
+    });
+    assert.equal(await read("cr.txt"), "a\rb\rc\r");
+  });
+
+  test("an edit of a file that is not valid UTF-8 is refused with unsupported_encoding, naming it", async () => {
+    const latin1 = Buffer.from([0x78, 0x20, 0x3d, 0x20, 0x22, 0xe9, 0x22, 0x0a]); // x = "é" in Latin-1
+    await writeFile(join(tmp.dir, "l1.txt"), latin1);
+    await assert.rejects(
+      applyPlan(
+        [
+          {
+            kind: "edit",
+            path: p("l1.txt"),
+            edits: [
+              { range: { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } }, newText: "y" },
+            ],
+          },
+        ],
+        { dryRun: false },
+      ),
+      (e) => isCode("unsupported_encoding")(e) && (e as Error).message.includes("l1.txt"),
+    );
+    assert.deepEqual(await readFile(join(tmp.dir, "l1.txt")), latin1, "untouched");
+    // Moving such a file keeps its bytes exactly.
+    await applyPlan([{ kind: "rename", from: p("l1.txt"), to: p("l2.txt"), overwrite: false }], {
+      dryRun: false,
+    });
+    assert.deepEqual(await readFile(join(tmp.dir, "l2.txt")), latin1);
+  });
+
+  test("an unchanged file keeps its exact bytes and is not reported", async () => {
+    const text = "same\r\n";
+    await put("s.txt", `\uFEFF${text}`);
+    const r = await applyPlan([{ kind: "edit", path: p("s.txt"), edits: [replace(text, "same", "same")] }], {
+      dryRun: false,
+    });
+    assert.deepEqual(r.files, []);
+    assert.deepEqual(r.written, []);
   });
 });

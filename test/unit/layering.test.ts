@@ -31,6 +31,19 @@ test("lsp/ imports nothing from the layers above it", () => {
   }
 });
 
+test("text/ (the one reader and line model) imports only errors.ts", () => {
+  // lsp/ and edits/ both read project text through it, so it must sit below both.
+  for (const f of files(join(root, "src/text"))) {
+    for (const spec of imports(f)) {
+      if (!spec.startsWith(".")) continue;
+      assert.ok(
+        spec === "../errors.js" || /^\.\/[\w-]+\.js$/.test(spec),
+        `${relative(root, f)} imports ${spec}`,
+      );
+    }
+  }
+});
+
 test("only server.ts imports the MCP SDK", () => {
   const users = files(join(root, "src"))
     .filter((f) => imports(f).some((s) => s.startsWith("@modelcontextprotocol/sdk")))

@@ -4,13 +4,20 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import {
+  allLines,
   applyTextEdits,
-  indentationOf,
+  assertEditable,
+  decodeText,
+  detectEol,
+  encodable,
+  encodeText,
+  isBinary,
   lineStarts,
+  matchEol,
+  maxTextFileBytes,
   offsetAt,
   positionAt,
   readTextFile,
-  reindent,
   splitLines,
   writeTextFileAtomic,
 } from "../../src/edits/text.js";
@@ -116,39 +123,16 @@ describe("applyTextEdits", () => {
   });
 });
 
-describe("reindent", () => {
-  test("an unindented body lands at the target indentation", () => {
-    assert.equal(reindent("foo() {\n  return 1;\n}", "    ", "\n"), "    foo() {\n      return 1;\n    }");
-  });
-
-  test("common indentation is removed first; blank lines stay empty", () => {
-    assert.equal(reindent("\t\tif (x) {\n\t\t\ty();\n\n\t\t}", "\t", "\n"), "\tif (x) {\n\t\ty();\n\n\t}");
-  });
-
-  test("a body copied from the declaration's column (first line unindented) is recognised", () => {
-    assert.equal(reindent("foo() {\n    return 1;\n  }", "  ", "\n"), "  foo() {\n    return 1;\n  }");
-  });
-
-  test("python-style body without a closing line is a plain block", () => {
-    assert.equal(reindent("def f():\n    return 1", "    ", "\n"), "    def f():\n        return 1");
-  });
-
-  test("line endings become the file's", () => {
-    assert.equal(reindent("a\nb\r\nc", "", "\r\n"), "a\r\nb\r\nc");
-  });
-
-  test("indentationOf", () => {
-    assert.equal(indentationOf("  \tx "), "  \t");
-    assert.equal(indentationOf("x"), "");
-  });
-});
-
 describe("files", () => {
   test("BOM and CRLF are reported and kept on write", async () => {
     const file = join(dir, "bom.txt");
     await writeFile(file, "\uFEFFa\r\nb\r\n");
     const t = await readTextFile(file);
-    assert.deepEqual(t, { text: "a\r\nb\r\n", bom: true, eol: "\r\n" });
+    assert.deepEqual(
+      { text: t.text, bom: t.bom, eol: t.eol, encoding: t.encoding, lossy: t.lossy },
+      { text: "a\r\nb\r\n", bom: true, eol: "\r\n", encoding: "utf8", lossy: false },
+    );
+    assert.deepEqual(t.bytes, await readFile(file), "the exact bytes stay available");
     await writeTextFileAtomic(file, "a\r\nc\r\n", { bom: t.bom });
     assert.equal(await readFile(file, "utf8"), "\uFEFFa\r\nc\r\n");
     await writeTextFileAtomic(file, "x\ny\n", { bom: false, eol: "\r\n" });
@@ -182,5 +166,121 @@ describe("files", () => {
       readTextFile(join(dir, "none.txt"), "none.txt"),
       (e) => e instanceof AppError && e.code === "file_not_found",
     );
+  });
+});
+
+describe("the one reader", () => {
+  const cases: Array<{
+    name: string;
+    bytes: Buffer;
+    text: string;
+    encoding: string;
+    bom: boolean;
+    eol: string;
+  }> = [
+    { name: "utf8", bytes: Buffer.from("a\nb\n"), text: "a\nb\n", encoding: "utf8", bom: false, eol: "\n" },
+    {
+      name: "utf8 BOM, lone CR",
+      bytes: Buffer.from("\uFEFFa\rb\r", "utf8"),
+      text: "a\rb\r",
+      encoding: "utf8",
+      bom: true,
+      eol: "\r",
+    },
+    {
+      name: "utf16le BOM, CRLF, astral",
+      bytes: Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from("x😀\r\ny", "utf16le")]),
+      text: "x😀\r\ny",
+      encoding: "utf16le",
+      bom: true,
+      eol: "\r\n",
+    },
+    {
+      name: "utf16be BOM",
+      bytes: Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from("é\n😀", "utf16le").swap16()]),
+      text: "é\n😀",
+      encoding: "utf16be",
+      bom: true,
+      eol: "\n",
+    },
+  ];
+  for (const c of cases) {
+    test(`decodes ${c.name} and encodes it back to the same bytes`, async () => {
+      const file = join(dir, `enc-${c.name.replace(/\W+/g, "-")}.txt`);
+      await writeFile(file, c.bytes);
+      const t = await readTextFile(file, "f.txt");
+      assert.deepEqual(
+        { text: t.text, encoding: t.encoding, bom: t.bom, eol: t.eol, lossy: t.lossy },
+        { text: c.text, encoding: c.encoding, bom: c.bom, eol: c.eol, lossy: false },
+      );
+      assert.deepEqual(encodeText(t.text, t), c.bytes);
+      assert.deepEqual(decodeText(c.bytes).text, c.text);
+    });
+  }
+
+  test("a UTF-16 file's NUL bytes do not make it binary; without a BOM they do", () => {
+    const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from("abc", "utf16le")]);
+    assert.equal(isBinary(le), false);
+    assert.equal(isBinary(le.subarray(2)), true);
+  });
+
+  test("invalid UTF-8 reads with replacement characters and is marked lossy; edits refuse it", async () => {
+    const bytes = Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]); // "café" in Latin-1
+    const t = decodeText(bytes);
+    assert.equal(t.lossy, true);
+    assert.equal(t.text, "caf\uFFFD\n");
+    assert.throws(
+      () => assertEditable(t, "src/latin1.txt"),
+      (e) =>
+        e instanceof AppError && e.code === "unsupported_encoding" && e.message.includes("src/latin1.txt"),
+    );
+    assert.doesNotThrow(() => assertEditable(decodeText(Buffer.from("café\n")), "ok.txt"));
+  });
+
+  test("files over the size limit are too_large; directories are refused", async () => {
+    const big = join(dir, "big.txt");
+    await writeFile(big, Buffer.alloc(maxTextFileBytes + 1, 0x61));
+    await assert.rejects(
+      readTextFile(big, "big.txt"),
+      (e) => e instanceof AppError && e.code === "too_large",
+    );
+    await rm(big);
+    await assert.rejects(
+      readTextFile(dir, "d"),
+      (e) => e instanceof AppError && e.code === "invalid_argument",
+    );
+  });
+
+  test("a lone surrogate cannot be stored in UTF-8 but can in UTF-16", () => {
+    const half = "a\uD83D";
+    assert.equal(encodable(half, { encoding: "utf8", bom: false }), false);
+    assert.equal(encodable("a😀", { encoding: "utf8", bom: false }), true);
+    assert.equal(encodable(half, { encoding: "utf16le", bom: true }), true);
+  });
+});
+
+describe("the one line model", () => {
+  const samples = ["a\nb", "a\r\nb\r\n", "a\rb\r", "a\r\rb\n\r\nc", "", "\r", "x\n\ny"];
+  test("lineStarts, splitLines and allLines agree on every line ending", () => {
+    for (const s of samples) {
+      const starts = lineStarts(s);
+      assert.equal(allLines(s).length, starts.length, JSON.stringify(s));
+      for (let i = 0; i < starts.length; i++) {
+        const line = allLines(s)[i]!;
+        assert.equal(s.slice(starts[i], starts[i]! + line.length), line, JSON.stringify(s));
+      }
+      const shown = splitLines(s);
+      assert.ok(shown.length === starts.length || shown.length === starts.length - 1, JSON.stringify(s));
+    }
+  });
+
+  test("detectEol knows the lone CR; matchEol writes new lines in the file's style", () => {
+    assert.equal(detectEol("a\rb\r"), "\r");
+    assert.equal(detectEol("a\r\nb"), "\r\n");
+    assert.equal(detectEol("a\nb\r\n"), "\n");
+    assert.equal(detectEol("one line"), "\n");
+    assert.equal(matchEol("x\ny\r\n", "\r"), "x\ry\r");
+    assert.equal(matchEol("x\ny\r\n", "\r\n"), "x\r\ny\r\n");
+    assert.equal(matchEol("x\ny", "\n"), "x\ny");
   });
 });
