@@ -1,6 +1,7 @@
 /**
  * A language server's `WorkspaceEdit` → an edit plan. Every URI goes through the sandbox: one that
- * points outside the project refuses the whole edit, before anything is read or written.
+ * points outside the project, or at a secret file, refuses the whole edit before anything is read
+ * or written (a dry run included: its diff would show the secret file).
  */
 import type {
   AnnotatedTextEdit,
@@ -12,13 +13,15 @@ import type {
   WorkspaceEdit,
 } from "vscode-languageserver-protocol";
 import { AppError } from "../errors.js";
-import type { CheckedPath, Sandbox } from "../security/sandbox.js";
+import { type CheckedPath, type Sandbox, secretFileError } from "../security/sandbox.js";
 import type { EditPlan } from "./plan.js";
 import type { TextEdit } from "./text.js";
 
 type DocumentChange = TextDocumentEdit | CreateFile | RenameFile | DeleteFile;
 
 export function workspaceEditToPlan(edit: WorkspaceEdit, sandbox: Sandbox): EditPlan {
+  const paths = checkAll(edit, sandbox);
+  const checked = (uri: string): CheckedPath => paths.get(uri)!;
   const plan: EditPlan = [];
   // LSP: when both are present, `documentChanges` is the authoritative form.
   if (edit.documentChanges && edit.documentChanges.length > 0) {
@@ -28,7 +31,7 @@ export function workspaceEditToPlan(edit: WorkspaceEdit, sandbox: Sandbox): Edit
           case "create":
             plan.push({
               kind: "create",
-              path: checked(sandbox, change.uri),
+              path: checked(change.uri),
               content: "",
               overwrite: change.options?.overwrite === true,
               ignoreIfExists: change.options?.ignoreIfExists === true,
@@ -37,15 +40,15 @@ export function workspaceEditToPlan(edit: WorkspaceEdit, sandbox: Sandbox): Edit
           case "delete":
             plan.push({
               kind: "delete",
-              path: checked(sandbox, change.uri),
+              path: checked(change.uri),
               ignoreIfNotExists: change.options?.ignoreIfNotExists === true,
             });
             break;
           case "rename":
             plan.push({
               kind: "rename",
-              from: checked(sandbox, change.oldUri),
-              to: checked(sandbox, change.newUri),
+              from: checked(change.oldUri),
+              to: checked(change.newUri),
               overwrite: change.options?.overwrite === true,
               ignoreIfExists: change.options?.ignoreIfExists === true,
             });
@@ -59,7 +62,7 @@ export function workspaceEditToPlan(edit: WorkspaceEdit, sandbox: Sandbox): Edit
       } else {
         plan.push({
           kind: "edit",
-          path: checked(sandbox, change.textDocument.uri),
+          path: checked(change.textDocument.uri),
           edits: change.edits.map(plainEdit),
         });
       }
@@ -67,20 +70,47 @@ export function workspaceEditToPlan(edit: WorkspaceEdit, sandbox: Sandbox): Edit
     return plan;
   }
   for (const [uri, edits] of Object.entries(edit.changes ?? {})) {
-    plan.push({ kind: "edit", path: checked(sandbox, uri), edits: edits.map(plainEdit) });
+    plan.push({ kind: "edit", path: checked(uri), edits: edits.map(plainEdit) });
   }
   return plan;
 }
 
-function checked(sandbox: Sandbox, uri: string): CheckedPath {
-  const path = sandbox.fromUri(uri);
-  if (path === null) {
-    throw new AppError(
-      "path_outside_project",
-      "The language server proposed a change to a file outside the project (or not a local file); nothing was changed. Check that the project root is the right one.",
+/** The URIs the edit would touch, in the form that counts (see above). */
+function urisOf(edit: WorkspaceEdit): string[] {
+  if (edit.documentChanges && edit.documentChanges.length > 0) {
+    return (edit.documentChanges as DocumentChange[]).flatMap((change) => {
+      if (!("kind" in change)) return [change.textDocument.uri];
+      return change.kind === "rename" ? [change.oldUri, change.newUri] : [change.uri];
+    });
+  }
+  return Object.keys(edit.changes ?? {});
+}
+
+/**
+ * Every URI through the gate before the plan exists: a file outside the project refuses the edit,
+ * and so do secret files, all of them named in one refusal.
+ */
+function checkAll(edit: WorkspaceEdit, sandbox: Sandbox): Map<string, CheckedPath> {
+  const paths = new Map<string, CheckedPath>();
+  const secret = new Set<string>();
+  for (const uri of urisOf(edit)) {
+    const where = sandbox.fromUri(uri);
+    if (where.kind === "file") paths.set(uri, where.path);
+    else if (where.kind === "secret") secret.add(where.file);
+    else {
+      throw new AppError(
+        "path_outside_project",
+        "The language server proposed a change to a file outside the project (or not a local file); nothing was changed. Check that the project root is the right one.",
+      );
+    }
+  }
+  if (secret.size > 0) {
+    throw secretFileError(
+      [...secret].sort(),
+      `the language server's edit would change ${secret.size === 1 ? "it" : "them"}`,
     );
   }
-  return path;
+  return paths;
 }
 
 function plainEdit(e: TextEdit | AnnotatedTextEdit | SnippetTextEdit): TextEdit {

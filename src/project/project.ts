@@ -26,7 +26,8 @@ export class Project {
   readonly sandbox: Sandbox;
   readonly ignore: IgnoreRules;
   readonly secrets: SecretRules;
-  readonly journal = new EditJournal();
+  /** Undo journal, persisted under `.scalpel/journal/`, loaded on first use. */
+  readonly journal: EditJournal;
   pool!: ServerPool;
 
   readonly config: ProjectConfig;
@@ -40,13 +41,15 @@ export class Project {
     this.root = options.root;
     this.name = config.name ?? basename(options.root);
     this.readOnly = options.readOnly || config.read_only;
-    this.sandbox = new Sandbox(options.root);
+    this.secrets = new SecretRules(config.secrets);
+    // The sandbox owns the secret rule: no checked path is ever minted for a secret file.
+    this.sandbox = new Sandbox(options.root, this.secrets);
+    this.journal = new EditJournal(this.sandbox, { log: log.child("journal") });
     // A declared server's ignored directories (a Python .venv, say) are ignored like built-in ones.
     const serverDirs = Object.values(config.language_servers).flatMap((ls) =>
       ls.ignored_dirs.map((d) => `${d}/`),
     );
     this.ignore = new IgnoreRules(options.root, [...config.ignored_paths, ...serverDirs]);
-    this.secrets = new SecretRules(config.secrets);
   }
 
   /** Tells every language server that scalpel wrote these files, so they re-read them. */

@@ -1,15 +1,24 @@
 /**
- * The one gate between caller-supplied paths and the file system. A path is checked once, lexically
- * and by realpath, and comes out as a `CheckedPath`; code that reads or writes takes that type, so
- * an unchecked string cannot reach the disk by accident.
+ * The one gate between paths and the file system. A path — from a caller, a language server
+ * location, a `WorkspaceEdit`, the undo journal or a directory walk — is checked once, lexically and
+ * by realpath, and comes out as a `CheckedPath`; code that reads or writes takes that type, so an
+ * unchecked string cannot reach the disk by accident.
+ *
+ * The gate also owns the secret rule: a `CheckedPath` is never minted for a file the project may
+ * not show (the secret patterns, applied to the path as spelled and to its symlink target). Tools
+ * therefore never check secrets themselves. Listing tools, which may show a secret file's name but
+ * not its content, get a `NamedPath`, which no reader or writer accepts.
  */
 import { lstatSync, realpathSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, posix, relative, sep } from "node:path";
 import { AppError } from "../errors.js";
 import { uriToPath } from "../lsp/uri.js";
+import { SecretRules } from "./secrets.js";
 
 declare const checked: unique symbol;
+declare const named: unique symbol;
 
+/** A path whose content may be read and written. */
 export interface CheckedPath {
   /** Absolute host path (lexical: root + rel, symlinks inside the root are not expanded). */
   readonly abs: string;
@@ -17,6 +26,28 @@ export interface CheckedPath {
   readonly rel: string;
   readonly [checked]: true;
 }
+
+/**
+ * A path inside the project whose name may be shown, content unknown: it may be secret. Only for
+ * listing names (a directory to walk, entries to report); not assignable to `CheckedPath`.
+ */
+export interface NamedPath {
+  readonly abs: string;
+  readonly rel: string;
+  readonly [named]: true;
+}
+
+/** Where a location sent by a language server points. */
+export type Located =
+  | { readonly kind: "file"; readonly path: CheckedPath }
+  /**
+   * Inside the project but secret: only its place (path, line) may be reported. `rel` is the path
+   * as the location spells it; `file` the secret file it reaches (differs through a symlink), which
+   * is what project.yml would have to allow.
+   */
+  | { readonly kind: "secret"; readonly rel: string; readonly file: string }
+  /** Outside the project, not a local file, or unusable (e.g. a dangling link): drop it. */
+  | { readonly kind: "outside" };
 
 export interface ResolveOptions {
   /** Missing path → `file_not_found` instead of a path for a file to be created. */
@@ -28,7 +59,11 @@ export interface ResolveOptions {
 export class Sandbox {
   readonly root: string;
 
-  constructor(root: string) {
+  /** `secrets`: the project's rules (project.yml `secrets`); the defaults when not given. */
+  constructor(
+    root: string,
+    private readonly secrets: SecretRules = new SecretRules([]),
+  ) {
     // The caller promises a realpath; re-resolving costs little and keeps comparisons exact.
     let real = root;
     try {
@@ -39,18 +74,127 @@ export class Sandbox {
     this.root = real;
   }
 
+  /** A path whose content may be read or written; refuses secret files with `secret_file`. */
   resolve(relativePath: string, opts: ResolveOptions = {}): CheckedPath {
+    const { abs, rel } = this.check(relativePath, opts, true);
+    return { abs, rel } as CheckedPath;
+  }
+
+  /** A path whose name may be listed (a secret directory or file included), for listing tools. */
+  resolveName(relativePath: string, opts: ResolveOptions = {}): NamedPath {
+    const { abs, rel } = this.check(relativePath, opts, false);
+    return { abs, rel } as NamedPath;
+  }
+
+  /**
+   * For absolute paths scalpel produced itself (e.g. files an edit wrote); null when outside the
+   * root or secret. Server locations go through `locate` / `fromUri`, which tell the two apart.
+   */
+  fromAbsolute(abs: string): CheckedPath | null {
+    const where = this.locate(abs);
+    return where.kind === "file" ? where.path : null;
+  }
+
+  /** Where an absolute path (e.g. from a language server) points: a readable file, a secret one, or outside. */
+  locate(abs: string): Located {
+    if (!isAbsolute(abs) || abs.includes("\0")) return { kind: "outside" };
+    let rel = relative(this.root, abs);
+    if (escapes(rel)) {
+      // The same file may be spelled through a symlinked alias of the root (e.g. /tmp vs /private/tmp).
+      const real = realpathOfNearest(abs);
+      if (real === null) return { kind: "outside" };
+      rel = relative(this.root, real.path);
+      if (escapes(rel)) return { kind: "outside" };
+      rel = join(rel, ...real.missing);
+    }
+    const relPosix = rel === "" ? "." : rel.split(sep).join("/");
+    try {
+      return { kind: "file", path: this.resolve(relPosix) };
+    } catch (e) {
+      if (e instanceof AppError && e.code === "secret_file") {
+        const file = (e.details?.files as string[] | undefined)?.[0] ?? relPosix;
+        return { kind: "secret", rel: relPosix, file };
+      }
+      return { kind: "outside" };
+    }
+  }
+
+  /** For `file:` URIs sent by language servers; `outside` when not a file URI or outside the root. */
+  fromUri(uri: string): Located {
+    let abs: string;
+    try {
+      abs = uriToPath(uri);
+    } catch {
+      return { kind: "outside" };
+    }
+    return this.locate(abs);
+  }
+
+  /**
+   * Mints the files a directory walk found below `start` (project-relative paths from `walkFiles`,
+   * which never descends into a symlinked directory). Secret files, and links that leave the root or
+   * point at a secret, yield null, so a walk skips them by construction. Cheap per file: an lstat,
+   * and a realpath only for a symlink.
+   */
+  walker(start: CheckedPath): (rel: string) => CheckedPath | null {
+    // The walk's directories are real below `start`, so a file's target is start's target + the rest.
+    const startReal = this.realRel(start.abs);
+    const prefix = start.rel === "." ? "" : `${start.rel}/`;
+    return (rel) => {
+      if (rel === start.rel) return start;
+      if (!rel.startsWith(prefix) || unclean.test(rel)) return this.tryResolve(rel);
+      if (this.secrets.isSecret(rel)) return null;
+      const rest = rel.slice(prefix.length);
+      const abs = `${start.abs}${sep}${sep === "/" ? rest : rest.split("/").join(sep)}`;
+      try {
+        if (lstatSync(abs).isSymbolicLink()) return this.tryResolve(rel);
+      } catch {
+        return null;
+      }
+      if (
+        startReal !== start.rel &&
+        this.secrets.isSecret(startReal === "." ? rest : `${startReal}/${rest}`)
+      ) {
+        return null;
+      }
+      return { abs, rel } as CheckedPath;
+    };
+  }
+
+  private tryResolve(rel: string): CheckedPath | null {
+    try {
+      return this.resolve(rel);
+    } catch {
+      return null;
+    }
+  }
+
+  /** Project-relative realpath of an existing path inside the root (its lexical spelling if that fails). */
+  private realRel(abs: string): string {
+    try {
+      const rel = relative(this.root, realpathSync.native(abs));
+      return rel === "" ? "." : rel.split(sep).join("/");
+    } catch {
+      return relative(this.root, abs).split(sep).join("/") || ".";
+    }
+  }
+
+  private check(relativePath: string, opts: ResolveOptions, content: boolean): { abs: string; rel: string } {
     const rel = this.lexical(relativePath);
+    if (content && this.secrets.isSecret(rel)) throw secretFileError([rel]);
     const abs = rel === "." ? this.root : join(this.root, ...rel.split("/"));
-    const exists = this.checkRealpath(abs, rel);
-    if (!exists) {
+    const real = this.checkRealpath(abs, rel);
+    if (content && real.rel !== rel && this.secrets.isSecret(real.rel)) {
+      throw secretFileError([real.rel], `'${rel}' leads to it through a symbolic link`);
+    }
+    if (!real.exists) {
       if (opts.mustExist) {
         throw new AppError(
           "file_not_found",
           `'${rel}' does not exist in the project. Check the spelling, or use find_file / list_dir to locate it.`,
         );
       }
-      return make(abs, rel);
+      return { abs, rel };
     }
     const kind = opts.kind ?? "any";
     if (kind !== "any") {
@@ -64,42 +208,11 @@ export class Sandbox {
       if (kind === "dir" && !isDir) {
         throw new AppError(
           "invalid_argument",
-          `'${rel}' is a file, not a directory. Use read_file to read it.`,
+          `'${rel}' is a file, not a directory.${content ? " Use read_file to read it." : ""}`,
         );
       }
     }
-    return make(abs, rel);
-  }
-
-  /** For absolute paths produced by scalpel or a language server; null when outside the root. */
-  fromAbsolute(abs: string): CheckedPath | null {
-    if (!isAbsolute(abs) || abs.includes("\0")) return null;
-    let rel = relative(this.root, abs);
-    if (escapes(rel)) {
-      // The same file may be spelled through a symlinked alias of the root (e.g. /tmp vs /private/tmp).
-      const real = realpathOfNearest(abs);
-      if (real === null) return null;
-      rel = relative(this.root, real.path);
-      if (escapes(rel)) return null;
-      rel = join(rel, ...real.missing);
-    }
-    const relPosix = rel === "" ? "." : rel.split(sep).join("/");
-    try {
-      return this.resolve(relPosix);
-    } catch {
-      return null;
-    }
-  }
-
-  /** For `file:` URIs sent by language servers; null when not a file URI or outside the root. */
-  fromUri(uri: string): CheckedPath | null {
-    let abs: string;
-    try {
-      abs = uriToPath(uri);
-    } catch {
-      return null;
-    }
-    return this.fromAbsolute(abs);
+    return { abs, rel };
   }
 
   /** Normalises the caller's spelling to a clean relative path, or refuses it. */
@@ -132,9 +245,9 @@ export class Sandbox {
 
   /**
    * Realpath of the path, or of its nearest existing ancestor for paths still to be created, must be
-   * inside the root. Returns whether the path itself exists.
+   * inside the root. Returns whether the path itself exists, and its project-relative real path.
    */
-  private checkRealpath(abs: string, rel: string): boolean {
+  private checkRealpath(abs: string, rel: string): { exists: boolean; rel: string } {
     const real = realpathOfNearest(abs);
     if (real === null) {
       throw outside(rel, "It is a symbolic link whose target does not exist or cannot be resolved.");
@@ -143,13 +256,32 @@ export class Sandbox {
     if (escapes(inside)) {
       throw outside(rel, "It resolves (through a symbolic link) to a location outside the project.");
     }
-    return real.missing.length === 0;
+    const realRel = [...(inside === "" ? [] : inside.split(sep)), ...real.missing].join("/") || ".";
+    return { exists: real.missing.length === 0, rel: realRel };
   }
 }
 
-function make(abs: string, rel: string): CheckedPath {
-  return { abs, rel } as CheckedPath;
+/**
+ * The refusal for secret files, one wording for every way a path can reach one. `why` says how the
+ * path led there when the file was not named directly (a link, a server's edit).
+ */
+export function secretFileError(files: readonly string[], why?: string): AppError {
+  const shown = files.slice(0, 10).map((f) => `'${f}'`);
+  const list = shown.join(", ") + (files.length > 10 ? `, … (${files.length} files)` : "");
+  const one = files.length === 1;
+  const allow = files
+    .slice(0, 3)
+    .map((f) => `'!${f}'`)
+    .join(", ");
+  return new AppError(
+    "secret_file",
+    `${list} ${one ? "is a secret file" : "are secret files"}${why ? ` (${why})` : ""}: ${one ? "it matches" : "they match"} the secret patterns (built-in ones such as .env* and *.pem, or 'secrets' in .scalpel/project.yml), so scalpel neither shows nor changes ${one ? "it" : "them"}, and nothing was read or written. If ${one ? "it holds" : "they hold"} no secrets, allow ${one ? "it" : "them"} with ${allow} under 'secrets' in .scalpel/project.yml, then activate the project again.`,
+    { files: [...files] },
+  );
 }
+
+/** A spelling a walk never produces (`.`/`..` segments, empty segments, NUL, backslash): checked the slow way. */
+const unclean = /(^|\/)\.{1,2}(\/|$)|\/\/|^\/|\/$|\0|\\/;
 
 function escapes(rel: string): boolean {
   return rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel);

@@ -5,10 +5,10 @@
  * Patterns are globs. One without `/` matches any path segment (so a matching directory makes
  * everything below it secret); one with `/` matches the project-relative path or a prefix of it.
  * A pattern starting with `!` allows what the deny patterns would catch; that is how project config
- * opts a file back in.
+ * opts a file back in. These rules only answer "is it secret?"; the sandbox (`sandbox.ts`) is the one
+ * place that acts on the answer.
  */
 import picomatch from "picomatch";
-import { AppError } from "../errors.js";
 
 export const defaultSecretPatterns: readonly string[] = [
   ".env*",
@@ -35,50 +35,72 @@ export const defaultSecretPatterns: readonly string[] = [
  */
 export const defaultSecretExceptions: readonly string[] = [".env.example", ".env.sample", ".env.template"];
 
+/** Whether a pattern list matches a path segment (by name) or a path prefix (patterns with `/`). */
 type Matcher = (segment: string, prefix: string) => boolean;
 
 export class SecretRules {
-  private readonly deny: Matcher[];
-  private readonly allow: Matcher[];
+  private readonly deny: Matcher;
+  /** The built-in template names: they cancel a deny only on the same path segment. */
+  private readonly templates: Matcher;
+  /** The project's `!pattern`s. */
+  private readonly allow: Matcher;
 
   constructor(extraPatterns: string[]) {
     const deny = [...defaultSecretPatterns];
-    const allow = [...defaultSecretExceptions];
+    const allow: string[] = [];
     for (const raw of extraPatterns) {
       const p = raw.trim();
       if (p === "" || p.startsWith("#")) continue;
       if (p.startsWith("!")) allow.push(p.slice(1));
       else deny.push(p);
     }
-    this.deny = deny.map(compile);
-    this.allow = allow.map(compile);
+    this.deny = compile(deny);
+    this.templates = compile(defaultSecretExceptions);
+    this.allow = compile(allow);
   }
 
+  /**
+   * Whether the project-relative path may not be shown. Every prefix of the path is tried; the
+   * deepest prefix a deny pattern matches must be deeper than the deepest one a project `!pattern`
+   * matches. So the more specific rule wins: `!src/vault/readme.md` re-opens one file of a denied
+   * `src/vault/**` (a glob ending in `**` also matches the directory itself), while a `*.key` file
+   * stays secret inside an allowed directory. A built-in template name (`.env.example`) only
+   * cancels the deny of its own segment: inside a denied directory it stays secret.
+   */
   isSecret(rel: string): boolean {
     const segments = rel.split("/").filter((s) => s !== "" && s !== ".");
+    let denied = -1;
+    let allowed = -1;
+    let prefix = "";
     for (let i = 0; i < segments.length; i++) {
       const segment = segments[i] ?? "";
-      const prefix = segments.slice(0, i + 1).join("/");
-      if (this.deny.some((m) => m(segment, prefix)) && !this.allow.some((m) => m(segment, prefix))) {
-        return true;
-      }
+      prefix = i === 0 ? segment : `${prefix}/${segment}`;
+      if (this.deny(segment, prefix) && !this.templates(segment, prefix)) denied = i;
+      if (this.allow(segment, prefix)) allowed = i;
     }
-    return false;
-  }
-
-  /** Throws `secret_file` for a path that must not be read, searched or changed. */
-  assertNotSecret(rel: string): void {
-    if (!this.isSecret(rel)) return;
-    throw new AppError(
-      "secret_file",
-      `'${rel}' looks like a file that holds secrets, so scalpel never reads, searches or changes it. If it holds none, allow it in the project config (secret patterns prefixed with '!').`,
-    );
+    return denied > allowed;
   }
 }
 
-function compile(pattern: string): Matcher {
-  const anchored = pattern.replace(/^\/+/, "").replace(/\/+$/, "");
-  const isMatch = picomatch(anchored, { dot: true });
-  if (pattern.includes("/")) return (_segment, prefix) => isMatch(prefix);
-  return (segment) => isMatch(segment);
+/**
+ * One regular expression per kind of pattern: directory walks ask this for every file. Measured on
+ * the 10,221 file paths of this repository's node_modules: 195 ms with one picomatch matcher per
+ * pattern, 16-20 ms with one alternation.
+ */
+function compile(patterns: readonly string[]): Matcher {
+  const bySegment: RegExp[] = [];
+  const byPrefix: RegExp[] = [];
+  for (const pattern of patterns) {
+    const anchored = pattern.replace(/^\/+/, "").replace(/\/+$/, "");
+    if (anchored === "") continue;
+    (pattern.includes("/") ? byPrefix : bySegment).push(picomatch.makeRe(anchored, { dot: true }));
+  }
+  const segment = union(bySegment);
+  const prefix = union(byPrefix);
+  return (s, p) => (segment?.test(s) ?? false) || (prefix?.test(p) ?? false);
+}
+
+function union(res: readonly RegExp[]): RegExp | null {
+  if (res.length === 0) return null;
+  return new RegExp(res.map((r) => `(?:${r.source})`).join("|"));
 }

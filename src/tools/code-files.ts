@@ -1,5 +1,5 @@
 /** The files under a path that some language server handles, for directory-wide symbol tools. */
-import { readFile } from "node:fs/promises";
+import { readTextFile } from "../edits/text.js";
 import { walkFiles } from "../project/ignore.js";
 import type { Project } from "../project/project.js";
 import type { CheckedPath } from "../security/sandbox.js";
@@ -12,10 +12,11 @@ export async function codeFilesUnder(
   const start = project.sandbox.resolve(relativePath || ".", { mustExist: true });
   const out: CheckedPath[] = [];
   const walkOpts = signal ? { skipIgnored: true, signal } : { skipIgnored: true };
+  // Secret files get no checked path, so they are skipped here by construction.
+  const mint = project.sandbox.walker(start);
   for await (const entry of walkFiles(project.root, start.rel, project.ignore, walkOpts)) {
-    if (entry.isDir || project.secrets.isSecret(entry.rel)) continue;
-    if (project.pool.adapterForPath(entry.rel) === null) continue;
-    const checked = project.sandbox.fromAbsolute(`${project.root}/${entry.rel}`);
+    if (entry.isDir || project.pool.adapterForPath(entry.rel) === null) continue;
+    const checked = mint(entry.rel);
     if (checked) out.push(checked);
   }
   return out.sort((a, b) => a.rel.localeCompare(b.rel));
@@ -26,7 +27,7 @@ export async function filesContaining(files: readonly CheckedPath[], needle: str
   const keep = await Promise.all(
     files.map(async (f) => {
       try {
-        return (await readFile(f.abs, "utf8")).includes(needle);
+        return (await readTextFile(f.abs, f.rel)).text.includes(needle);
       } catch {
         return false;
       }

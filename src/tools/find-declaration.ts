@@ -6,7 +6,7 @@ import { type SymbolResult, symbolSchema, toSymbolResult } from "../symbols/resu
 import { symbolAt } from "../symbols/tree.js";
 import { completeness, completenessOf } from "./common.js";
 import { renderSymbol } from "./find-symbol.js";
-import { FileViews, normalizeLocations } from "./locations.js";
+import { FileViews, normalizeLocations, type SecretSite, secretSite, secretSiteSchema } from "./locations.js";
 import { fileSymbols } from "./symbol-access.js";
 import { defineTool, readOnly } from "./tool.js";
 
@@ -33,7 +33,13 @@ export const findDeclarationTool = defineTool({
     identifier: z.string().min(1).describe("The identifier's text on that line"),
     occurrence: z.number().int().min(1).default(1).describe("Which occurrence on the line, when it repeats"),
   },
-  output: { declaration: symbolSchema.nullable(), ...completeness },
+  output: {
+    declaration: symbolSchema.nullable(),
+    secret_site: secretSiteSchema
+      .optional()
+      .describe("set when the declaration is in a secret file: only its place is shown"),
+    ...completeness,
+  },
   annotations: readOnly,
   async run(args, ctx) {
     const project = ctx.project;
@@ -61,9 +67,15 @@ export const findDeclarationTool = defineTool({
     );
     const views = new FileViews(project, ctx.signal);
     let declaration: SymbolResult | null = null;
+    let secret: SecretSite | undefined;
     for (const loc of normalizeLocations(raw)) {
-      const target = project.sandbox.fromUri(loc.uri);
-      if (!target) continue;
+      const where = project.sandbox.fromUri(loc.uri);
+      if (where.kind === "outside") continue;
+      if (where.kind === "secret") {
+        secret ??= secretSite(where.rel, loc);
+        continue;
+      }
+      const target = where.path;
       const view = await views.get(target);
       const node = view.roots ? symbolAt(view.roots, loc.range.start) : null;
       if (node) {
@@ -71,11 +83,16 @@ export const findDeclarationTool = defineTool({
         break;
       }
     }
+    if (declaration === null && secret) {
+      return { declaration, secret_site: secret, ...completenessOf(file.session) };
+    }
     return { declaration, ...completenessOf(file.session) };
   },
   render(r) {
-    return r.declaration
-      ? renderSymbol(r.declaration, "")
-      : "no declaration inside the project (it may come from a library)";
+    if (r.declaration) return renderSymbol(r.declaration, "");
+    if (r.secret_site) {
+      return `declared in a secret file: ${r.secret_site.relative_path}:${r.secret_site.line} (content not shown)`;
+    }
+    return "no declaration inside the project (it may come from a library)";
   },
 });

@@ -2,7 +2,8 @@ import picomatch from "picomatch";
 import { z } from "zod";
 import { AppError } from "../errors.js";
 import { walkFiles } from "../project/ignore.js";
-import { maxAnswerChars, truncation } from "./common.js";
+import { maxAnswerChars } from "./common.js";
+import type { Answer } from "./envelope.js";
 import { defineTool, readOnly } from "./tool.js";
 
 const maxResults = 2000;
@@ -10,9 +11,8 @@ const maxResults = 2000;
 const output = {
   files: z.array(z.string()).describe("project-relative paths of matching files"),
   total: z.number().int().optional().describe("set when the list was shortened"),
-  ...truncation,
 };
-type FindResult = z.infer<z.ZodObject<typeof output>>;
+type FindResult = Answer<typeof output>;
 
 export const findFileTool = defineTool({
   name: "find_file",
@@ -28,7 +28,8 @@ export const findFileTool = defineTool({
   annotations: readOnly,
   async run(args, ctx) {
     const project = ctx.project;
-    const start = project.sandbox.resolve(args.relative_path, { mustExist: true, kind: "dir" });
+    // Names only (secret files are listed, never read), so a NamedPath is enough.
+    const start = project.sandbox.resolveName(args.relative_path, { mustExist: true, kind: "dir" });
     const isMatch = compileMask(args.file_mask);
     const byPath = args.file_mask.includes("/");
     const skipIgnored = !project.ignore.isIgnored(start.rel, true);
@@ -53,7 +54,6 @@ export const findFileTool = defineTool({
   render(r) {
     const out = r.files.length === 0 ? ["No matching files."] : [...r.files];
     if (r.total !== undefined) out.push(`(${r.total} files in all)`);
-    if (r.truncated && r.hint) out.push(`(truncated) ${r.hint}`);
     return out.join("\n");
   },
   shrink: [(r) => shorten(r, 500), (r) => shorten(r, 100), (r) => shorten(r, 0)],

@@ -4,7 +4,7 @@ import { type SymbolResult, symbolSchema, toSymbolResult } from "../symbols/resu
 import { symbolAt } from "../symbols/tree.js";
 import { completeness, completenessOf, plural } from "./common.js";
 import { renderSymbol } from "./find-symbol.js";
-import { FileViews, normalizeLocations } from "./locations.js";
+import { FileViews, normalizeLocations, type SecretSite, secretSite, secretSiteSchema } from "./locations.js";
 import { resolveSymbol } from "./symbol-access.js";
 import { defineTool, readOnly } from "./tool.js";
 
@@ -17,7 +17,15 @@ export const findImplementationsTool = defineTool({
     name_path: z.string().describe("Name path of the interface, trait, abstract class or method"),
     relative_path: z.string().describe("The file that defines it"),
   },
-  output: { symbol: symbolSchema, implementations: z.array(symbolSchema), ...completeness },
+  output: {
+    symbol: symbolSchema,
+    implementations: z.array(symbolSchema),
+    secret_sites: z
+      .array(secretSiteSchema)
+      .optional()
+      .describe("implementations in secret files: only their place is shown"),
+    ...completeness,
+  },
   annotations: readOnly,
   async run(args, ctx) {
     const project = ctx.project;
@@ -30,9 +38,15 @@ export const findImplementationsTool = defineTool({
     const views = new FileViews(project, ctx.signal);
     const implementations: SymbolResult[] = [];
     const seen = new Set<string>();
+    const secretSites: SecretSite[] = [];
     for (const loc of normalizeLocations(raw)) {
-      const path = project.sandbox.fromUri(loc.uri);
-      if (!path) continue;
+      const where = project.sandbox.fromUri(loc.uri);
+      if (where.kind === "outside") continue;
+      if (where.kind === "secret") {
+        secretSites.push(secretSite(where.rel, loc));
+        continue;
+      }
+      const path = where.path;
       const view = await views.get(path);
       const impl = view.roots ? symbolAt(view.roots, loc.range.start) : null;
       if (!impl || impl === node) continue;
@@ -44,11 +58,15 @@ export const findImplementationsTool = defineTool({
     return {
       symbol: toSymbolResult(node, file.path.rel, { depth: 0 }),
       implementations,
+      ...(secretSites.length > 0 ? { secret_sites: secretSites } : {}),
       ...completenessOf(file.session),
     };
   },
   render(r) {
     const head = `${plural(r.implementations.length, "implementation")} of ${r.symbol.name_path}${r.complete ? "" : ` (incomplete: ${r.incomplete_reason})`}`;
-    return [head, ...r.implementations.map((s) => renderSymbol(s, "  "))].join("\n");
+    const secret = (r.secret_sites ?? []).map(
+      (s) => `  ${s.relative_path}:${s.line} (secret file: content not shown)`,
+    );
+    return [head, ...r.implementations.map((s) => renderSymbol(s, "  ")), ...secret].join("\n");
   },
 });

@@ -5,7 +5,7 @@ import type { Project } from "../project/project.js";
 import { checkKinds, kindNames } from "../symbols/kinds.js";
 import { symbolSchema, toSymbolResult } from "../symbols/result.js";
 import { containingSymbol, type SymbolNode } from "../symbols/tree.js";
-import { completeness, completenessOf, maxAnswerChars, plural, snippet, truncation } from "./common.js";
+import { completeness, completenessOf, maxAnswerChars, plural, snippet } from "./common.js";
 import { FileViews, normalizeLocations, samePosition } from "./locations.js";
 import { resolveSymbol } from "./symbol-access.js";
 import { defineTool, readOnly } from "./tool.js";
@@ -23,6 +23,10 @@ const referenceSchema = z.object({
     })
     .nullable(),
   snippet: z.string().optional(),
+  secret: z
+    .literal(true)
+    .optional()
+    .describe("the site is in a secret file: only its place is shown (no snippet, no containing symbol)"),
 });
 export type Reference = z.infer<typeof referenceSchema>;
 
@@ -49,9 +53,21 @@ export async function collectReferences(q: ReferenceQuery): Promise<Reference[]>
   const views = new FileViews(q.project, q.signal);
   const refs: Reference[] = [];
   for (const loc of normalizeLocations(raw)) {
-    const path = q.project.sandbox.fromUri(loc.uri);
-    if (!path) continue;
+    const where = q.project.sandbox.fromUri(loc.uri);
+    if (where.kind === "outside") continue;
     if (loc.uri === q.uri && samePosition(loc.range.start, q.node.selectionRange.start)) continue;
+    if (where.kind === "secret") {
+      // Its place only: a snippet or containing symbol would show the secret file's content.
+      refs.push({
+        relative_path: where.rel,
+        line: loc.range.start.line + 1,
+        column: loc.range.start.character + 1,
+        containing_symbol: null,
+        secret: true,
+      });
+      continue;
+    }
+    const path = where.path;
     const view = await views.get(path);
     const container = view.roots ? containingSymbol(view.roots, loc.range.start) : null;
     refs.push({
@@ -90,7 +106,7 @@ export const findReferencingSymbolsTool = defineTool({
     context_lines: z.number().int().min(0).max(20).default(1),
     max_answer_chars: maxAnswerChars,
   },
-  output: { symbol: symbolSchema, references: z.array(referenceSchema), ...completeness, ...truncation },
+  output: { symbol: symbolSchema, references: z.array(referenceSchema), ...completeness },
   annotations: readOnly,
   narrowHint: "Lower context_lines, or filter with include_kinds / exclude_kinds.",
   shrink: [
@@ -122,12 +138,14 @@ export const findReferencingSymbolsTool = defineTool({
     };
   },
   render(r) {
-    const head = `${plural(r.references.length, "reference")} to ${r.symbol.name_path} (${r.symbol.relative_path}:${r.symbol.start_line})${r.complete ? "" : ` — incomplete: ${r.incomplete_reason}`}${r.truncated ? ` — truncated: ${r.hint}` : ""}`;
+    const head = `${plural(r.references.length, "reference")} to ${r.symbol.name_path} (${r.symbol.relative_path}:${r.symbol.start_line})${r.complete ? "" : ` — incomplete: ${r.incomplete_reason}`}`;
     const body = r.references.map((ref) => {
       const where = `${ref.relative_path}:${ref.line}:${ref.column}`;
       const inside = ref.containing_symbol
         ? ` in ${ref.containing_symbol.name_path} [${ref.containing_symbol.kind}]`
-        : "";
+        : ref.secret
+          ? " (secret file: content not shown)"
+          : "";
       return ref.snippet ? `${where}${inside}\n${ref.snippet}` : `${where}${inside}`;
     });
     return [head, ...body].join("\n");

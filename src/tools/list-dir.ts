@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { walkFiles } from "../project/ignore.js";
-import { maxAnswerChars, plural, truncation } from "./common.js";
+import { maxAnswerChars, plural } from "./common.js";
+import type { Answer } from "./envelope.js";
 import { defineTool, readOnly } from "./tool.js";
 
 /** A recursive listing stops here; nobody reads more than this. */
@@ -11,9 +12,8 @@ const output = {
   files: z.array(z.string()).describe("project-relative file paths"),
   total_dirs: z.number().int().optional().describe("set when the lists were shortened"),
   total_files: z.number().int().optional().describe("set when the lists were shortened"),
-  ...truncation,
 };
-type ListResult = z.infer<z.ZodObject<typeof output>>;
+type ListResult = Answer<typeof output>;
 
 export const listDirTool = defineTool({
   name: "list_dir",
@@ -33,7 +33,8 @@ export const listDirTool = defineTool({
   annotations: readOnly,
   async run(args, ctx) {
     const project = ctx.project;
-    const start = project.sandbox.resolve(args.relative_path, { mustExist: true, kind: "dir" });
+    // Names only (secret files are listed, never read), so a NamedPath is enough.
+    const start = project.sandbox.resolveName(args.relative_path, { mustExist: true, kind: "dir" });
     // Asking for an ignored directory by name is asking to see inside it.
     const skipIgnored = args.skip_ignored && !project.ignore.isIgnored(start.rel, true);
     const dirs: string[] = [];
@@ -68,7 +69,6 @@ export const listDirTool = defineTool({
         `(${plural(r.total_dirs ?? r.dirs.length, "dir")} and ${plural(r.total_files ?? r.files.length, "file")} in all)`,
       );
     }
-    if (r.truncated && r.hint) out.push(`(truncated) ${r.hint}`);
     return out.join("\n");
   },
   shrink: [

@@ -1,6 +1,7 @@
-import { readdir, readFile } from "node:fs/promises";
+import { readdir } from "node:fs/promises";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
+import { readTextFile } from "../edits/text.js";
 import { memoryStoreOf } from "../memory/store.js";
 import type { Project } from "../project/project.js";
 import { defineTool, readOnly } from "./tool.js";
@@ -37,12 +38,11 @@ export interface ProjectFacts {
 
 const maxManifestBytes = 512 * 1024;
 
-/** A root-level text file through the sandbox, or null when it is missing, unsafe or too big. */
+/** A root-level text file through the sandbox, or null when it is missing, secret, unsafe or too big. */
 async function readRootFile(project: Project, rel: string): Promise<string | null> {
   try {
     const path = project.sandbox.resolve(rel, { mustExist: true, kind: "file" });
-    if (project.secrets.isSecret(path.rel)) return null;
-    const text = await readFile(path.abs, "utf8");
+    const { text } = await readTextFile(path.abs, path.rel);
     return text.length > maxManifestBytes ? null : text;
   } catch {
     return null;
@@ -51,7 +51,8 @@ async function readRootFile(project: Project, rel: string): Promise<string | nul
 
 async function listNames(project: Project, rel: string): Promise<Array<{ name: string; dir: boolean }>> {
   try {
-    const path = project.sandbox.resolve(rel, { mustExist: true, kind: "dir" });
+    // Names only: a secret file's name may be shown (an agent should know `.env` exists).
+    const path = project.sandbox.resolveName(rel, { mustExist: true, kind: "dir" });
     const entries = await readdir(path.abs, { withFileTypes: true });
     return entries.map((e) => ({ name: e.name, dir: e.isDirectory() }));
   } catch {

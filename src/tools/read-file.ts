@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { readTextFile, splitLines } from "../edits/text.js";
 import { AppError } from "../errors.js";
-import { maxAnswerChars, truncation } from "./common.js";
+import { maxAnswerChars } from "./common.js";
+import type { Answer } from "./envelope.js";
 import { defineTool, readOnly } from "./tool.js";
 
 /** Room for the other fields of the result when fitting content into the budget. */
@@ -13,9 +14,8 @@ const output = {
   end_line: z.number().int().describe("1-based, last line in content (inclusive)"),
   total_lines: z.number().int(),
   content: z.string().describe("the lines, joined with \\n"),
-  ...truncation,
 };
-type ReadResult = z.infer<z.ZodObject<typeof output>>;
+type ReadResult = Answer<typeof output>;
 
 export const readFileTool = defineTool({
   name: "read_file",
@@ -38,7 +38,6 @@ export const readFileTool = defineTool({
   async run(args, ctx) {
     const project = ctx.project;
     const path = project.sandbox.resolve(args.relative_path, { mustExist: true, kind: "file" });
-    project.secrets.assertNotSecret(path.rel);
     const { text } = await readTextFile(path.abs, path.rel);
     const lines = splitLines(text);
     const total = lines.length;
@@ -66,8 +65,7 @@ export const readFileTool = defineTool({
   render(r) {
     const range =
       r.total_lines === 0 ? "empty file" : `lines ${r.start_line}-${r.end_line} of ${r.total_lines}`;
-    const tail = r.truncated && r.hint ? `\n(truncated) ${r.hint}` : "";
-    return `${r.relative_path} (${range})\n${r.content}${tail}`;
+    return `${r.relative_path} (${range})\n${r.content}`;
   },
   // Fallback if the estimate in fitLines was short: keep halving the range.
   shrink: [halve, halve, halve, halve],

@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { EditPlan } from "../edits/plan.js";
 import { AppError } from "../errors.js";
 import { dryRun } from "./common.js";
-import { commitPlan, editResultShape, renderEditResult } from "./edit-result.js";
+import { commitPlan, editOutput, renderEditResult } from "./edit-result.js";
 import { collectReferences } from "./find-referencing-symbols.js";
 import { resolveSymbol } from "./symbol-access.js";
 import { deleteEdit, siteOf } from "./symbol-edits.js";
@@ -18,7 +18,7 @@ export const safeDeleteSymbolTool = defineTool({
     relative_path: z.string().describe("The file that defines the symbol"),
     dry_run: dryRun,
   },
-  output: editResultShape,
+  ...editOutput,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false },
   async run(args, ctx) {
     const project = ctx.project;

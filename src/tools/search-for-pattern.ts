@@ -6,7 +6,8 @@ import { AppError } from "../errors.js";
 import { walkFiles } from "../project/ignore.js";
 import type { Project } from "../project/project.js";
 import type { CheckedPath } from "../security/sandbox.js";
-import { maxAnswerChars, plural, truncation } from "./common.js";
+import { maxAnswerChars, plural } from "./common.js";
+import type { Answer } from "./envelope.js";
 import { defineTool, readOnly } from "./tool.js";
 
 /** Bounds on the work one search does; over them the result says it stopped. */
@@ -36,9 +37,8 @@ const output = {
     .array(z.object({ relative_path: z.string(), matches: z.number().int() }))
     .optional()
     .describe("matches per file, given instead of the matches when they do not fit"),
-  ...truncation,
 };
-type SearchResult = z.infer<z.ZodObject<typeof output>>;
+type SearchResult = Answer<typeof output>;
 type Match = z.infer<typeof matchSchema>;
 
 export const searchForPatternTool = defineTool({
@@ -116,7 +116,6 @@ export const searchForPatternTool = defineTool({
         );
       }
     }
-    if (r.truncated && r.hint) out.push(`(truncated) ${r.hint}`);
     return out.join("\n");
   },
   shrink: [
@@ -164,15 +163,16 @@ async function* candidates(
 ): AsyncIterable<CheckedPath> {
   const startIsDir = start.rel === "." || (await isDirectory(start));
   if (!startIsDir) {
-    project.secrets.assertNotSecret(start.rel);
     yield start;
     return;
   }
   // Naming an ignored directory is asking to search it.
   const skipIgnored = !project.ignore.isIgnored(start.rel, true);
+  // Secret files get no checked path, so the walk skips them by construction.
+  const mint = project.sandbox.walker(start);
   for await (const entry of walkFiles(project.root, start.rel, project.ignore, { skipIgnored, signal })) {
-    if (entry.isDir || project.secrets.isSecret(entry.rel)) continue;
-    const checked = project.sandbox.fromAbsolute(`${project.root}/${entry.rel}`);
+    if (entry.isDir) continue;
+    const checked = mint(entry.rel);
     if (checked) yield checked;
   }
 }

@@ -51,7 +51,6 @@ export async function fileSymbols(
   signal?: AbortSignal,
   refreshOpen = true,
 ): Promise<FileSymbols> {
-  project.secrets.assertNotSecret(path.rel);
   const { session, adapter } = project.pool.sessionFor(path.abs);
   await session.whenReady(signal);
   if (refreshOpen) await session.refreshOpenDocuments();

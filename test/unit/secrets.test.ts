@@ -1,6 +1,8 @@
 import * as assert from "node:assert/strict";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join, relative } from "node:path";
 import { test } from "node:test";
-import { AppError } from "../../src/errors.js";
+import { fileURLToPath } from "node:url";
 import { SecretRules } from "../../src/security/secrets.js";
 
 test("default deny list", () => {
@@ -47,11 +49,31 @@ test("extra patterns deny, '!' patterns allow", () => {
   assert.equal(rules.isSecret(".env"), true);
 });
 
-test("assertNotSecret throws secret_file", () => {
-  const rules = new SecretRules([]);
-  assert.throws(
-    () => rules.assertNotSecret(".env"),
-    (e) => e instanceof AppError && e.code === "secret_file",
-  );
-  rules.assertNotSecret("src/a.ts");
+test("the more specific rule wins: a project '!' re-opens one file of a denied directory", () => {
+  const rules = new SecretRules(["src/vault/**", "!src/vault/readme.md", "!config"]);
+  assert.equal(rules.isSecret("src/vault"), true, "a '**' glob covers the directory itself");
+  assert.equal(rules.isSecret("src/vault/creds.ts"), true);
+  assert.equal(rules.isSecret("src/vault/readme.md"), false);
+  assert.equal(rules.isSecret("config/app.yml"), false);
+  assert.equal(rules.isSecret("config/tls.key"), true, "a deny deeper than the allow still holds");
+});
+
+test("a built-in template inside a denied directory stays secret", () => {
+  const rules = new SecretRules(["secrets"]);
+  assert.equal(rules.isSecret("secrets/.env.example"), true);
+  assert.equal(rules.isSecret(".env.example"), false);
+});
+
+test("one home: only the sandbox asks whether a path is secret", () => {
+  const root = fileURLToPath(new URL("../..", import.meta.url));
+  const walk = (dir: string): string[] =>
+    readdirSync(dir).flatMap((n) => {
+      const full = join(dir, n);
+      return statSync(full).isDirectory() ? walk(full) : n.endsWith(".ts") ? [full] : [];
+    });
+  const askers = [...walk(join(root, "src")), ...walk(join(root, "language-servers"))]
+    .filter((f) => /\.isSecret\(|assertNotSecret/.test(readFileSync(f, "utf8")))
+    .map((f) => relative(root, f).split("\\").join("/"))
+    .sort();
+  assert.deepEqual(askers, ["src/security/sandbox.ts"]);
 });
