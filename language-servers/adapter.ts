@@ -5,6 +5,7 @@
  */
 import type { DocumentSymbol } from "vscode-languageserver-protocol";
 import type { ServerSpec } from "../src/lsp/types.js";
+import type { DeclarationSyntax } from "../src/symbols/declaration.js";
 
 export interface ServerProbe {
   found: boolean;
@@ -32,4 +33,12 @@ export interface LanguageAdapter {
    * declaration). `text` is the document the symbols describe. Must return symbols in source order.
    */
   normalizeSymbols?(symbols: DocumentSymbol[], text: string): DocumentSymbol[];
+  /**
+   * How the language writes what stands before a declaration (doc comments, comments,
+   * attributes / decorators), what its strings look like, and its usual indentation unit. The one
+   * declaration model (src/symbols/declaration.ts) uses it to split every symbol into head and body
+   * whatever range the server reports; `index.ts` applies it to every adapter. Default: the
+   * generic syntax (`//`, `#`, `/* *\/` comments, `#[…]` and `@name(…)` attributes).
+   */
+  declarations?: DeclarationSyntax;
 }

@@ -1,15 +1,15 @@
 /**
  * The Dart analysis server (`dart language-server --protocol=lsp`). The Dart SDK could not be
  * installed on the machines this was written on, so its quirks are taken from the server's LSP
- * documentation (dart-lang/sdk `pkg/analysis_server/tool/lsp_spec/README.md`) and from
- * /work/shared/lsp-notes.md, and unit-tested against those message shapes; the e2e test runs
- * whenever `dart` is on PATH.
+ * documentation (dart-lang/sdk `pkg/analysis_server/tool/lsp_spec/README.md`), and unit-tested
+ * against those message shapes; the e2e test runs whenever `dart` is on PATH.
  */
 import { realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { DocumentSymbol } from "vscode-languageserver-protocol";
 import { runVersion } from "../src/lsp/probe.js";
 import type { ServerSpec } from "../src/lsp/types.js";
+import type { DeclarationSyntax } from "../src/symbols/declaration.js";
 import type { LanguageAdapter, ServerProbe } from "./adapter.js";
 import { which } from "./which.js";
 
@@ -105,6 +105,21 @@ export function normalizeDartSymbols(
     );
 }
 
+/**
+ * Not measured (no Dart SDK here); from the server's source: a DocumentSymbol's `range` is the
+ * outline's code range, which starts at `firstTokenAfterCommentAndMetadata`, after the `///` doc
+ * comment and after annotations such as `@override` (pkg/analysis_server computer_outline.dart,
+ * handler_document_symbols.dart). Both are the head; `@override void f()` on one line works too.
+ */
+export const dartDeclarations: DeclarationSyntax = {
+  lineComments: ["//"],
+  blockComments: [["/*", "*/"]],
+  docComments: ["///", "/**"],
+  quotes: ["'''", '"""', "'", '"'],
+  attributes: ["@"],
+  indentUnit: "  ",
+};
+
 export const dartAdapter: LanguageAdapter = {
   id: "dart",
   displayName: "Dart (analysis server)",
@@ -113,4 +128,5 @@ export const dartAdapter: LanguageAdapter = {
   spec,
   probe,
   normalizeSymbols: (symbols) => normalizeDartSymbols(symbols),
+  declarations: dartDeclarations,
 };

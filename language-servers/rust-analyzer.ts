@@ -7,6 +7,7 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { runVersion, runVersionSync } from "../src/lsp/probe.js";
 import type { ServerSpec } from "../src/lsp/types.js";
+import type { DeclarationSyntax } from "../src/symbols/declaration.js";
 import type { LanguageAdapter, ServerProbe } from "./adapter.js";
 import { normalizeRustSymbols } from "./rust-symbols.js";
 
@@ -123,6 +124,28 @@ async function probe(): Promise<ServerProbe> {
   return { found: true, command: `${found.command} (${found.from})`, version: v.output || found.version };
 }
 
+/**
+ * Measured with rust-analyzer 1.95.0 (rustup component): an item's range starts at its first
+ * outer doc comment (`///` or a block doc comment), attribute (`#[inline]`, `#[derive(..)]`, `#[cfg(test)]` on a
+ * `mod`, `#[test]` on a fn, a multi-line `#[cfg_attr(..)]`) or plain `//` comment directly above
+ * it, also across a blank line between a doc comment and an attribute; never at inner forms
+ * (`//!`, `#![..]`: they document the enclosing module) nor across a blank line above the first
+ * comment. Replacing that whole range dropped docs and attributes the caller did not re-send,
+ * hence the explicit head. `'x'` is a char literal, `'a` a lifetime; a lone `where` line indents
+ * its clauses (rustfmt's shape; serde_json's generic fns have them).
+ */
+export const rustDeclarations: DeclarationSyntax = {
+  lineComments: ["//"],
+  blockComments: [["/*", "*/"]],
+  docComments: ["///", "/**"],
+  quotes: ['"'],
+  charLiterals: true,
+  attributes: ["#["],
+  inner: ["//!", "/*!", "#!["],
+  clauseLine: /^where$/,
+  indentUnit: "    ",
+};
+
 export const rustAnalyzerAdapter: LanguageAdapter = {
   id: "rust",
   displayName: "Rust (rust-analyzer)",
@@ -131,4 +154,5 @@ export const rustAnalyzerAdapter: LanguageAdapter = {
   spec,
   probe,
   normalizeSymbols: normalizeRustSymbols,
+  declarations: rustDeclarations,
 };

@@ -12,6 +12,7 @@
  */
 import { type DocumentSymbol, SymbolKind } from "vscode-languageserver-protocol";
 import type { NormalizedSymbol, SymbolPart } from "../src/symbols/tree.js";
+import { allLines } from "../src/text/lines.js";
 
 /** Kinds of the declarations an impl block can attach to (a union is reported as Struct). */
 const typeKinds = new Set<SymbolKind>([
@@ -58,7 +59,7 @@ function byPosition(a: DocumentSymbol, b: DocumentSymbol): number {
 }
 
 export function normalizeRustSymbols(symbols: DocumentSymbol[], text: string): DocumentSymbol[] {
-  return normalizeLevel(symbols, text.split(/\r?\n/));
+  return normalizeLevel(symbols, allLines(text));
 }
 
 function normalizeLevel(symbols: readonly DocumentSymbol[], lines: readonly string[]): NormalizedSymbol[] {

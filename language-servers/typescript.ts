@@ -7,6 +7,8 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { type DocumentSymbol, SymbolKind } from "vscode-languageserver-protocol";
 import type { ServerSpec } from "../src/lsp/types.js";
+import type { DeclarationSyntax } from "../src/symbols/declaration.js";
+import { allLines } from "../src/text/lines.js";
 import type { LanguageAdapter, ServerProbe } from "./adapter.js";
 
 const require = createRequire(import.meta.url);
@@ -193,6 +195,20 @@ export function widenDeclarations(symbols: DocumentSymbol[], lines: readonly str
   });
 }
 
+/**
+ * Measured with tsls 5.3.0 / tsserver 5.9.3: a symbol's range starts at its first decorator
+ * (`@deco` above a class or method, `@deco @deco` on one line) or at `export`, never at the JSDoc
+ * or `//` lines above it. Those are the head. `#` is not a comment here (`#private` fields).
+ */
+export const typescriptDeclarations: DeclarationSyntax = {
+  lineComments: ["//"],
+  blockComments: [["/*", "*/"]],
+  docComments: ["/**"],
+  quotes: ["`", '"', "'"],
+  attributes: ["@"],
+  indentUnit: "  ",
+};
+
 export const typescriptAdapter: LanguageAdapter = {
   id: "typescript",
   displayName: "TypeScript / JavaScript",
@@ -200,6 +216,6 @@ export const typescriptAdapter: LanguageAdapter = {
   ignoredDirs: ["node_modules", "dist", "build"],
   spec,
   probe,
-  normalizeSymbols: (symbols, text) =>
-    widenDeclarations(normalizeTypescriptSymbols(symbols), text.split(/\r?\n/)),
+  normalizeSymbols: (symbols, text) => widenDeclarations(normalizeTypescriptSymbols(symbols), allLines(text)),
+  declarations: typescriptDeclarations,
 };

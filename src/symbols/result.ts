@@ -1,5 +1,6 @@
 /** SymbolNode → the contract's `Symbol` object (1-based lines, relative path, optional body). */
 import { z } from "zod";
+import { allLines } from "../text/lines.js";
 import type { SymbolNode } from "./tree.js";
 
 export interface SymbolResult {
@@ -37,21 +38,29 @@ export interface ToResultOptions {
 }
 
 /**
- * The declaration's source text. When only indentation precedes it on its first line, that
- * indentation is included, so every line keeps its place relative to the others and the body
- * round-trips through replace_symbol_body unchanged.
+ * The whole declaration's source text: its docs and attributes (the head of the declaration model,
+ * symbols/declaration.ts) and its body. When only indentation precedes it on its first line, that
+ * indentation is included, so every line keeps its place relative to the others and the text
+ * round-trips through replace_symbol_body unchanged (it brings its own docs, so they are replaced
+ * by themselves).
  */
 export function sliceRange(text: string, node: SymbolNode): string {
-  const lines = text.split(/\r?\n/);
+  const lines = allLines(text);
   const { end } = node.range;
-  const first = lines[node.range.start.line] ?? "";
-  const lead = first.slice(0, node.range.start.character);
-  const start = lead.trim() === "" ? { line: node.range.start.line, character: 0 } : node.range.start;
+  const from = declarationStart(node);
+  const first = lines[from.line] ?? "";
+  const lead = first.slice(0, from.character);
+  const start = lead.trim() === "" ? { line: from.line, character: 0 } : from;
   if (start.line === end.line) return first.slice(start.character, end.character);
   const out = [first.slice(start.character)];
   for (let l = start.line + 1; l < end.line; l++) out.push(lines[l] ?? "");
   out.push((lines[end.line] ?? "").slice(0, end.character));
   return out.join("\n");
+}
+
+/** Where the declaration starts: its first doc comment or attribute, else the server's range start. */
+export function declarationStart(node: SymbolNode): SymbolNode["range"]["start"] {
+  return node.declaration?.head ?? node.range.start;
 }
 
 export function toSymbolResult(node: SymbolNode, relativePath: string, opts: ToResultOptions): SymbolResult {

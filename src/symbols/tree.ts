@@ -4,6 +4,7 @@
  * containment for servers that only give that.
  */
 import type { DocumentSymbol, Range, SymbolInformation } from "vscode-languageserver-protocol";
+import type { DeclarationBounds } from "./declaration.js";
 import { callableKinds, containerKinds, kindName } from "./kinds.js";
 import { formatNamePath, type PathStep } from "./name-path.js";
 
@@ -22,7 +23,11 @@ export interface SymbolPart {
  * with the header of the block that declared them (`container`), which a name-path pattern may use
  * in place of the parent's name: `impl Greeter for Console/greet` as well as `Console/greet`.
  */
-export type NormalizedSymbol = DocumentSymbol & { parts?: SymbolPart[]; container?: string };
+export type NormalizedSymbol = DocumentSymbol & {
+  parts?: SymbolPart[];
+  container?: string;
+  declaration?: DeclarationBounds;
+};
 
 export interface SymbolNode {
   name: string;
@@ -33,6 +38,11 @@ export interface SymbolNode {
   selectionRange: Range;
   /** Other blocks declaring this symbol (see SymbolPart). */
   parts?: SymbolPart[];
+  /**
+   * Where the declaration's docs/attributes and its body start (symbols/declaration.ts); absent
+   * when the symbols were not marked, and then both are `range.start`.
+   */
+  declaration?: DeclarationBounds;
   parent: SymbolNode | null;
   children: SymbolNode[];
   path: PathStep[];
@@ -111,6 +121,8 @@ export function buildTree(symbols: readonly DocumentSymbol[]): SymbolNode[] {
         local,
       };
       if (s.detail) node.detail = s.detail;
+      const declaration = (s as NormalizedSymbol).declaration;
+      if (declaration) node.declaration = declaration;
       const parts = (s as NormalizedSymbol).parts;
       if (parts && parts.length > 0) node.parts = parts;
       node.children = build(s.children ?? [], node);

@@ -5,7 +5,7 @@ export const insertBeforeSymbolTool = symbolEditTool({
   name: "insert_before_symbol",
   title: "Insert before symbol",
   description:
-    "Inserts code just before a symbol's declaration (and its doc comment), at the symbol's indentation — e.g. a new function before another, or an import before the first symbol of a file. Use insert_after_symbol to append a member after an existing one.",
+    "Inserts code just before a symbol's declaration, above its doc comments and attributes / decorators, at the symbol's indentation — e.g. a new function before another, or an import before the first symbol of a file. Use insert_after_symbol to append a member after an existing one.",
   bodyDescription: "The code to insert (may be unindented)",
   edit: (site, _node, body) => insertBeforeEdit(site, body),
 });

@@ -1,6 +1,6 @@
 // Dart adapter quirks, checked against message shapes from the Dart analysis server's LSP
-// documentation (dart-lang/sdk pkg/analysis_server/tool/lsp_spec/README.md) and the notes in
-// /work/shared/lsp-notes.md, because no Dart SDK could be installed where this was written.
+// documentation (dart-lang/sdk pkg/analysis_server/tool/lsp_spec/README.md), because no Dart SDK
+// could be installed where this was written.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { type DocumentSymbol, SymbolKind } from "vscode-languageserver-protocol";
