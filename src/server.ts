@@ -6,9 +6,10 @@ import { McpServer, type RegisteredTool, ResourceTemplate } from "@modelcontextp
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { Logger } from "./log.js";
 import { prompts, staticResources, templateResources } from "./resources/index.js";
-import { toolsFor } from "./tools/index.js";
+import { outputShapeOf } from "./tools/envelope.js";
+import { allTools, toolsFor } from "./tools/index.js";
 import { serverInstructions } from "./tools/instructions.js";
-import { runTool, scrubPaths } from "./tools/run-tool.js";
+import { runTool, scrubPaths, sdkToolError } from "./tools/run-tool.js";
 import { version } from "./version.js";
 import type { Workspace } from "./workspace.js";
 
@@ -23,6 +24,7 @@ export function createServer(options: ServerOptions): McpServer {
     { name: "scalpel", version },
     { instructions: serverInstructions, capabilities: { logging: {} } },
   );
+  routeSdkToolErrors(server);
   const tools = toolsFor(workspace.options.readOnly);
   const writers: RegisteredTool[] = [];
   // Names of the tools a call can reach now: a read-only project disables the writing ones.
@@ -35,7 +37,8 @@ export function createServer(options: ServerOptions): McpServer {
         title: def.title,
         description: def.description,
         inputSchema: def.input,
-        outputSchema: def.output,
+        // The one place a tool's output schema gains the envelope's fields (truncated, hint).
+        outputSchema: outputShapeOf(def.output),
         annotations: { ...def.annotations, openWorldHint: false, title: def.title },
       },
       async (args: unknown, extra) => {
@@ -83,6 +86,22 @@ export function createServer(options: ServerOptions): McpServer {
   workspace.onActivate(syncWriters);
   registerResourcesAndPrompts(server, workspace);
   return server;
+}
+
+/**
+ * The SDK turns a call it rejects before our handler runs (arguments that fail the input schema, an
+ * unknown or disabled tool) into an error result with a bare text, through one private method of
+ * McpServer (1.32: createToolError). Routing it through our wrapper gives those errors the same
+ * `Error (<code>): … what to do` text as every other error. The contract test checks the result, so
+ * an SDK that drops the method is noticed.
+ */
+function routeSdkToolErrors(server: McpServer): void {
+  const target = server as unknown as { createToolError?: (message: string) => unknown };
+  // In --read-only mode the writing tools are not registered: a call to one is told why.
+  const writing = allTools.filter((t) => !t.annotations.readOnlyHint).map((t) => t.name);
+  if (typeof target.createToolError === "function") {
+    target.createToolError = (message: string) => sdkToolError(message, writing);
+  }
 }
 
 function registerResourcesAndPrompts(server: McpServer, workspace: Workspace): void {

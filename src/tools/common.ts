@@ -14,11 +14,6 @@ export const completeness = {
   incomplete_reason: z.string().optional(),
 };
 
-export const truncation = {
-  truncated: z.boolean().optional(),
-  hint: z.string().optional(),
-};
-
 export const dryRun = z
   .boolean()
   .default(false)

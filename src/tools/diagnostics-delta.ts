@@ -3,8 +3,7 @@
  * it touched. Positions move with an edit, so a diagnostic is matched by severity, code, message
  * and containing symbol rather than by line.
  */
-import { readFile } from "node:fs/promises";
-import { stripBom } from "../edits/text.js";
+import { readTextFile } from "../edits/text.js";
 import type { DiagnosticsResult } from "../lsp/types.js";
 import type { Project } from "../project/project.js";
 import { type Diagnostic, toDiagnostic } from "./diagnostic.js";
@@ -31,7 +30,10 @@ async function current(
     if (session.status !== "ready") return null;
     const result: DiagnosticsResult = await session.diagnostics(abs, { maxWaitMs });
     if (!result.complete) return null;
-    const text = await readFile(abs, "utf8").then(stripBom, () => "");
+    const text = await readTextFile(abs, rel).then(
+      (f) => f.text,
+      () => "",
+    );
     const roots = cachedSymbols(project, abs, text);
     return result.diagnostics.map((d) => ({ ...toDiagnostic(d, roots), relative_path: rel }));
   } catch {

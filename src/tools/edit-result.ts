@@ -4,12 +4,14 @@
  */
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
-import { applyPlan } from "../edits/apply.js";
+import { type ApplyResult, applyPlan, applyRecomputed, isStaleConflict, planPaths } from "../edits/apply.js";
+import { journalFiles } from "../edits/journal.js";
 import type { EditPlan } from "../edits/plan.js";
 import { AppError } from "../errors.js";
 import { plural } from "./common.js";
 import { type Diagnostic, diagnosticSchema } from "./diagnostic.js";
 import { deltaAfter, snapshotBefore } from "./diagnostics-delta.js";
+import type { Answer } from "./envelope.js";
 import type { ToolContext } from "./tool.js";
 
 export const fileChangeSchema = z.object({
@@ -27,33 +29,62 @@ export const editResultShape = {
     .object({ new: z.array(diagnosticSchema), resolved: z.array(diagnosticSchema) })
     .optional()
     .describe("diagnostics that appeared or disappeared in the touched files"),
-  truncated: z.boolean().optional(),
-  hint: z.string().optional(),
 };
 
 export const editResultSchema = z.object(editResultShape);
-export type EditResult = z.infer<typeof editResultSchema>;
+export type EditResult = Answer<typeof editResultShape>;
 
 /** An applied edit's diff is echoed back only up to this size; a dry run always carries it. */
 export const appliedDiffMaxChars = 4000;
 
-/** Budget steps for writing tools: the diff is the only part that can be large. */
+/** Diagnostics kept per list of diagnostics_delta when the answer is over its budget. */
+const shrunkDeltaItems = 20;
+
+/** Budget steps for writing tools: the diff, then a broken build's flood of new diagnostics. */
 export const editResultShrink: Array<(r: EditResult) => EditResult> = [
   (r) => {
     const { diff: _diff, ...rest } = r;
     return rest;
   },
+  (r) =>
+    r.diagnostics_delta
+      ? {
+          ...r,
+          diagnostics_delta: {
+            new: r.diagnostics_delta.new.slice(0, shrunkDeltaItems),
+            resolved: r.diagnostics_delta.resolved.slice(0, shrunkDeltaItems),
+          },
+          hint: `The diff and all but the first ${shrunkDeltaItems} diagnostics of each kind were left out because the answer is large; call get_diagnostics_for_file on the touched files for the full list, or read the changed lines with read_file.`,
+        }
+      : r,
 ];
 
 export const editNarrowHint =
   "The diff was left out because it is large; run with dry_run on a smaller change, or read the changed lines with read_file.";
+
+/** What every writing tool declares about its answer: its fields and how to fit it in the budget. */
+export const editOutput = {
+  output: editResultShape,
+  shrink: editResultShrink,
+  narrowHint: editNarrowHint,
+  keepWhole: ["files"],
+};
 
 export interface CommitOptions {
   /** The tool making the edit, for the journal. */
   tool?: string;
   /** Set when this edit reverses an earlier one (undo_edit). */
   reverses?: string;
+  /**
+   * Builds the plan again from the files' current text. When given, an edit whose file changed
+   * between reading and writing (another edit landed first) is recomputed on the new text, up to
+   * `commitAttempts` times in all, instead of failing with edit_conflict.
+   */
+  recompute?: () => Promise<EditPlan>;
 }
+
+/** Tries for a plan with `recompute` (the first one included) before edit_conflict is returned. */
+export const commitAttempts = 3;
 
 export async function commitPlan(
   ctx: ToolContext,
@@ -70,17 +101,33 @@ export async function commitPlan(
   }
   // Taken before anything is written: the delta compares the compiler's view before and after.
   const snapshot = dryRun ? null : await snapshotBefore(project, touchedFiles(plan));
-  const applied = await applyPlan(plan, { dryRun });
+  let applied: ApplyResult;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      if (attempt === 1 || !options.recompute) {
+        // Optimistic: computed without holding any lock, checked against the disk under it.
+        applied = await applyPlan(plan, { dryRun });
+      } else {
+        // Lost a race: compute again while holding the files, so this try cannot go stale
+        // (unless another process writes them).
+        ({ plan, result: applied } = await applyRecomputed(planPaths(plan), options.recompute, { dryRun }));
+      }
+      break;
+    } catch (e) {
+      if (!options.recompute || !isStaleConflict(e) || attempt >= commitAttempts) throw e;
+      ctx.log.debug(
+        `a file changed under ${options.tool ?? "an edit"}; recomputing (attempt ${attempt + 1})`,
+      );
+    }
+  }
   const files = applied.files;
   if (dryRun || !snapshot) return { applied: false, files, diff: applied.diff };
   const result: EditResult = { applied: true, edit_id: newEditId(), files };
-  project.journal.record({
+  // Awaited: once the caller has an edit_id, undo_edit finds it, also after a restart.
+  await project.journal.record({
     id: result.edit_id!,
     tool: options.tool ?? "edit",
-    files: [...applied.before].flatMap(([abs, before]) => {
-      const path = project.sandbox.fromAbsolute(abs);
-      return path ? [{ path, before, after: applied.after.get(abs) ?? null }] : [];
-    }),
+    files: journalFiles(project.sandbox, applied.before, applied.after),
     ...(options.reverses ? { reverses: options.reverses } : {}),
   });
   if (applied.diff !== "" && applied.diff.length <= appliedDiffMaxChars) result.diff = applied.diff;
@@ -124,7 +171,6 @@ export function renderEditResult(r: EditResult): string {
     }
     if (delta.resolved.length > 0) out.push("", `Resolved diagnostics: ${delta.resolved.length}`);
   }
-  if (r.truncated && r.hint) out.push("", `(truncated) ${r.hint}`);
   return out.join("\n");
 }
 

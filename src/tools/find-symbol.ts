@@ -5,7 +5,7 @@ import { checkKinds, kindNames } from "../symbols/kinds.js";
 import { parseNamePath } from "../symbols/name-path.js";
 import { type SymbolResult, symbolSchema, toSymbolResult } from "../symbols/result.js";
 import { codeFilesUnder, filesContaining } from "./code-files.js";
-import { completeness, maxAnswerChars, plural, truncation } from "./common.js";
+import { completeness, maxAnswerChars, plural } from "./common.js";
 import { fileSymbols, matchSymbols } from "./symbol-access.js";
 import { defineTool, readOnly } from "./tool.js";
 
@@ -32,7 +32,7 @@ export const findSymbolTool = defineTool({
     max_matches: z.number().int().min(1).default(100),
     max_answer_chars: maxAnswerChars,
   },
-  output: { symbols: z.array(symbolSchema), ...completeness, ...truncation },
+  output: { symbols: z.array(symbolSchema), ...completeness },
   annotations: readOnly,
   narrowHint: "Give a longer name path, a relative_path, include_kinds, or set include_body false.",
   shrink: [
@@ -92,7 +92,7 @@ export const findSymbolTool = defineTool({
     return result;
   },
   render(r) {
-    const head = `${plural(r.symbols.length, "symbol")}${r.complete ? "" : ` (incomplete: ${r.incomplete_reason})`}${r.truncated ? ` (truncated: ${r.hint})` : ""}`;
+    const head = `${plural(r.symbols.length, "symbol")}${r.complete ? "" : ` (incomplete: ${r.incomplete_reason})`}`;
     return [head, ...r.symbols.map((s) => renderSymbol(s, ""))].join("\n");
   },
 });

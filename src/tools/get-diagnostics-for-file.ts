@@ -29,6 +29,8 @@ export const getDiagnosticsForFileTool = defineTool({
   },
   output: { relative_path: z.string(), diagnostics: z.array(diagnosticSchema), ...completeness },
   annotations: readOnly,
+  narrowHint:
+    "Not all diagnostics fit in one answer; ask for fewer with min_severity: 'error' or a start_line/end_line range.",
   async run(args, ctx) {
     const project = ctx.project;
     const path = project.sandbox.resolve(args.relative_path, { mustExist: true, kind: "file" });

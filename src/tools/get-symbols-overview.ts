@@ -3,7 +3,7 @@ import { z } from "zod";
 import { isAppError } from "../errors.js";
 import { type SymbolResult, symbolSchema, toSymbolResult } from "../symbols/result.js";
 import { codeFilesUnder } from "./code-files.js";
-import { completeness, maxAnswerChars, plural, truncation } from "./common.js";
+import { completeness, maxAnswerChars, plural } from "./common.js";
 import { renderSymbol } from "./find-symbol.js";
 import { fileSymbols } from "./symbol-access.js";
 import { defineTool, readOnly } from "./tool.js";
@@ -31,7 +31,6 @@ export const getSymbolsOverviewTool = defineTool({
   output: {
     files: z.array(z.object({ relative_path: z.string(), symbols: z.array(symbolSchema) })),
     ...completeness,
-    ...truncation,
   },
   annotations: readOnly,
   narrowHint: "Ask for a sub-directory or a single file, or lower depth.",
@@ -81,7 +80,6 @@ export const getSymbolsOverviewTool = defineTool({
   render(r) {
     const parts: string[] = [];
     if (!r.complete) parts.push(`(incomplete: ${r.incomplete_reason})`);
-    if (r.truncated) parts.push(`(truncated: ${r.hint})`);
     for (const f of r.files) {
       parts.push(`${f.relative_path}:`);
       for (const s of f.symbols) parts.push(renderSymbol(s, "  ", false));

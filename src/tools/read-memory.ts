@@ -11,6 +11,8 @@ export const readMemoryTool = defineTool({
   input: { name: memoryName },
   output: { name: z.string(), content: z.string() },
   annotations: readOnly,
+  narrowHint:
+    "The memory is longer than one answer and was cut; read the rest of its file (in the memory folder, .scalpel/memories/ by default) with read_file and start_line, and consider splitting it into smaller memories.",
   run: (args, ctx) => memoryStoreOf(ctx.project).read(args.name),
   render: (r) => r.content,
 });

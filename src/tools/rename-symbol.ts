@@ -5,7 +5,7 @@ import { offsetAt, readTextFile } from "../edits/text.js";
 import { workspaceEditToPlan } from "../edits/workspace-edit.js";
 import { AppError } from "../errors.js";
 import { dryRun } from "./common.js";
-import { commitPlan, editResultShape, renderEditResult } from "./edit-result.js";
+import { commitPlan, editOutput, renderEditResult } from "./edit-result.js";
 import { resolveSymbol } from "./symbol-access.js";
 import { defineTool, writes } from "./tool.js";
 
@@ -44,7 +44,7 @@ export const renameSymbolTool = defineTool({
     new_name: z.string().min(1).describe("The new identifier"),
     dry_run: dryRun,
   },
-  output: editResultShape,
+  ...editOutput,
   annotations: writes,
   async run(args, ctx) {
     if (!identifier.test(args.new_name)) {

@@ -7,6 +7,7 @@ import { z } from "zod";
 import { AppError, isAppError } from "../errors.js";
 import type { Logger } from "../log.js";
 import type { Workspace } from "../workspace.js";
+import { defaultNarrowHint, type Envelope } from "./envelope.js";
 import type { ToolContext, ToolDef } from "./tool.js";
 
 export interface ToolResult {
@@ -30,18 +31,14 @@ export async function runTool(def: ToolDef, rawArgs: unknown, opts: RunOptions):
   const log = opts.log.child(def.name);
   try {
     const parsed = z.object(def.input).safeParse(rawArgs ?? {});
-    if (!parsed.success) {
-      throw new AppError(
-        "invalid_argument",
-        `Invalid arguments for ${def.name}: ${describeZodError(parsed.error)}`,
-      );
-    }
+    if (!parsed.success)
+      throw new AppError("invalid_argument", invalidArguments(def.name, describeZodError(parsed.error)));
     const args = parsed.data as Record<string, unknown>;
     const ctx = makeContext(opts, log);
     const result = (await def.run(args as never, ctx)) as Record<string, unknown>;
     const max = typeof args.max_answer_chars === "number" ? args.max_answer_chars : defaultMaxAnswerChars;
     const fitted = fitBudget(def, result, max);
-    return { content: [{ type: "text", text: def.render(fitted as never) }], structuredContent: fitted };
+    return { content: [{ type: "text", text: renderAnswer(def, fitted) }], structuredContent: fitted };
   } catch (error) {
     return errorResult(def.name, error, opts.workspace, log);
   }
@@ -72,17 +69,121 @@ function makeContext(opts: RunOptions, log: Logger): ToolContext {
   };
 }
 
-function fitBudget(def: ToolDef, result: Record<string, unknown>, max: number): Record<string, unknown> {
-  if (JSON.stringify(result).length <= max) return result;
-  let current = result;
+/** The tool's text, with the envelope's truncation note added in one place for every tool. */
+export function renderAnswer(def: ToolDef, answer: Record<string, unknown>): string {
+  const text = def.render(answer as never);
+  const { truncated, hint } = answer as Envelope;
+  return truncated ? `${text}\n(truncated) ${hint ?? defaultNarrowHint}` : text;
+}
+
+const size = (value: unknown) => JSON.stringify(value).length;
+
+/**
+ * Keeps an answer within `max` characters (as JSON, which is what the client receives): the tool's
+ * shrink steps first, then a generic cut. Every step keeps the answer valid for the tool's output
+ * schema, and the envelope fields are the only ones added. An answer that was not shortened is
+ * returned as it is and never says `truncated`.
+ */
+export function fitBudget(
+  def: ToolDef,
+  result: Record<string, unknown>,
+  max: number,
+): Record<string, unknown> {
+  if (size(result) <= max) return result;
+  let current = result as Envelope & Record<string, unknown>;
+  let stepHint: string | undefined;
+  const hint = () => stepHint ?? def.narrowHint ?? defaultNarrowHint;
+  // Room for the envelope fields that a shortened answer gains.
+  const room = () => max - size({ truncated: true, hint: hint() });
   for (const step of def.shrink ?? []) {
-    current = step(current as never) as Record<string, unknown>;
-    if (JSON.stringify(current).length <= max) break;
+    const next = step(current as never) as Envelope & Record<string, unknown>;
+    // A step that sets its own hint knows best where to continue (read_file: the next line).
+    if (next.hint !== current.hint) stepHint = next.hint;
+    current = next;
+    if (size(current) <= room()) break;
   }
-  const hint =
-    def.narrowHint ??
-    "Narrow the query (a more specific name path or relative_path) or raise max_answer_chars.";
-  return { ...current, truncated: true, hint };
+  if (size(current) > room()) current = cutToFit(current, room(), def.keepWhole);
+  if (JSON.stringify(current) === JSON.stringify(result)) return result;
+  return { ...current, truncated: true, hint: hint() };
+}
+
+/** Strings shorter than this are never cut: names, paths, kinds and enum values stay whole. */
+const minCutString = 200;
+
+/**
+ * The last resort when a tool's own steps are exhausted (or it has none): repeatedly halve the
+ * largest array or long string in the answer. Dropping array items and shortening long free-text
+ * strings keeps every value of the same type, so the answer stays valid for its schema.
+ */
+export function cutToFit<T extends Record<string, unknown>>(
+  answer: T,
+  max: number,
+  keepWhole: readonly string[] = [],
+): T {
+  const out = structuredClone(answer);
+  for (let round = 0; round < 200 && size(out) > max; round++) {
+    let best: { holder: Record<string | number, unknown>; key: string | number; size: number } | undefined;
+    const visit = (holder: Record<string | number, unknown>, key: string | number) => {
+      const value = holder[key];
+      if (Array.isArray(value)) {
+        const s = size(value);
+        if (value.length > 0 && (!best || s > best.size)) best = { holder, key, size: s };
+        for (let i = 0; i < value.length; i++) visit(value as unknown as Record<number, unknown>, i);
+      } else if (typeof value === "string") {
+        if (value.length >= minCutString && (!best || value.length > best.size)) {
+          best = { holder, key, size: value.length };
+        }
+      } else if (value !== null && typeof value === "object") {
+        for (const k of Object.keys(value)) visit(value as Record<string, unknown>, k);
+      }
+    };
+    for (const k of Object.keys(out)) if (!keepWhole.includes(k)) visit(out as Record<string, unknown>, k);
+    if (!best) break;
+    const value = best.holder[best.key];
+    if (Array.isArray(value)) value.length = Math.floor(value.length / 2);
+    else if (typeof value === "string")
+      best.holder[best.key] = `${value.slice(0, Math.floor(value.length / 2))}…`;
+  }
+  return out;
+}
+
+/** The one wording of a call whose arguments do not fit the input schema, ending with what to do. */
+function invalidArguments(tool: string, details: string): string {
+  return `Invalid arguments for ${tool}: ${details}. Call it again with the parameters its input schema lists (names, types, required ones).`;
+}
+
+/**
+ * The SDK's McpServer answers calls it rejects before our handler runs — arguments that fail the
+ * input schema, an unknown or disabled tool, and (should it ever happen) an answer that fails the
+ * output schema — with a bare text. These become error results in the same form as ours.
+ */
+export function sdkToolError(sdkMessage: string, writingTools: readonly string[] = []): ToolResult {
+  // McpError prefixes its message with "MCP error <code>: ".
+  const message = sdkMessage.replace(/^MCP error -?\d+: /, "");
+  const input = /^Input validation error: Invalid arguments for tool (\S+): ([\s\S]*)$/.exec(message);
+  if (input)
+    return errorAnswer("invalid_argument", invalidArguments(input[1]!, input[2]!.split("\n").join("; ")));
+  const missing = /^Tool (\S+) not found$/.exec(message);
+  if (missing && writingTools.includes(missing[1]!)) {
+    return errorAnswer(
+      "read_only",
+      `${missing[1]} writes files and scalpel was started with --read-only, so it is not available. The reading tools still work; restart scalpel without --read-only to edit.`,
+    );
+  }
+  if (missing) {
+    return errorAnswer(
+      "unknown_tool",
+      `There is no tool '${missing[1]}'. List the tools (tools/list) and call one of them.`,
+    );
+  }
+  const disabled = /^Tool (\S+) disabled$/.exec(message);
+  if (disabled) {
+    return errorAnswer(
+      "read_only",
+      `${disabled[1]} writes files and the active project is read-only, so it is disabled. The reading tools still work; to edit, activate the project without read-only (--read-only, read_only: true in .scalpel/project.yml).`,
+    );
+  }
+  return errorAnswer("internal", `${message}. The details are in scalpel's log (stderr).`);
 }
 
 export function describeZodError(error: z.ZodError): string {
@@ -103,9 +204,20 @@ export function errorResult(tool: string, error: unknown, workspace: Workspace, 
     code = "internal";
     message = `Internal error in ${tool}: ${error instanceof Error ? error.message : String(error)}. The details are in scalpel's log (stderr).`;
   }
+  return errorAnswer(code, scrubPaths(message, workspace));
+}
+
+/**
+ * An error result: the code and the message (which ends with what to do next) in the text, since
+ * hosts show the model only the text of an error; the code again in `_meta` for programs. Never
+ * `structuredContent`: the SDK client validates it against the tool's output schema even on
+ * errors (client/index.js callTool), and an error has none of the answer's fields.
+ */
+export function errorAnswer(code: string, message: string): ToolResult {
   return {
-    content: [{ type: "text", text: `Error (${code}): ${scrubPaths(message, workspace)}` }],
+    content: [{ type: "text", text: `Error (${code}): ${message}` }],
     isError: true,
+    _meta: { "scalpel/error": { code } },
   };
 }
 

@@ -6,6 +6,7 @@ import type { z } from "zod";
 import type { Logger } from "../log.js";
 import type { Project } from "../project/project.js";
 import type { Workspace } from "../workspace.js";
+import type { Answer } from "./envelope.js";
 
 export interface ToolContext {
   /** The active project; reading it throws `no_active_project` when there is none. */
@@ -33,19 +34,27 @@ export interface ToolDef<I extends z.ZodRawShape = z.ZodRawShape, O extends z.Zo
   /** Tells an agent when to use the tool and what to use instead. */
   description: string;
   input: I;
+  /** The tool's own result fields; the envelope's (tools/envelope.ts) are added at registration. */
   output: O;
   annotations: ToolAnnotations;
   /** Tools that write are not registered in read-only mode. */
-  run(args: z.infer<z.ZodObject<I>>, ctx: ToolContext): Promise<z.infer<z.ZodObject<O>>>;
-  /** Compact text rendering of the structured result. */
-  render(result: z.infer<z.ZodObject<O>>): string;
+  run(args: z.infer<z.ZodObject<I>>, ctx: ToolContext): Promise<Answer<O>>;
+  /** Compact text rendering of the structured result; the wrapper adds the truncation note. */
+  render(result: Answer<O>): string;
   /**
    * Steps that make a result smaller, tried in order when it exceeds `max_answer_chars`
-   * (e.g. drop bodies → drop snippets → counts only). Each returns a new result and a hint.
+   * (e.g. drop bodies → drop snippets → counts only). Each returns a new result that is still valid
+   * for the output schema; a step may set `hint` (e.g. where to continue). The wrapper sets
+   * `truncated` and cuts further if the last step is still too large.
    */
-  shrink?: Array<(result: z.infer<z.ZodObject<O>>) => z.infer<z.ZodObject<O>>>;
-  /** How to narrow the query; shown with `truncated: true`. */
+  shrink?: Array<(result: Answer<O>) => Answer<O>>;
+  /** How to narrow the query; shown with `truncated: true` when the shrink step gave no hint. */
   narrowHint?: string;
+  /**
+   * Top-level fields the wrapper's last-resort cut never shortens, even past the budget: what an
+   * edit changed (`files`) must be told whole, or an agent cannot know what it has to review.
+   */
+  keepWhole?: readonly string[];
 }
 
 /** Keeps literal types of the shapes while checking the object against ToolDef. */

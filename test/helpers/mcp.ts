@@ -293,7 +293,7 @@ export async function callOk<T = Record<string, unknown>>(
   return r.structured;
 }
 
-// ---- result shapes from /work/shared/spec/tools.md ----
+// ---- result shapes from the documented protocol (docs/tools.md) ----
 
 export interface Sym {
   name: string;

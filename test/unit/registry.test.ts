@@ -25,12 +25,12 @@ test("SCALPEL_HOME decides where the registry lives; ~/.scalpel otherwise", () =
 test("register and look up; a missing file is an empty registry", async () => {
   assert.equal(await registry.lookup("shop"), null);
   assert.deepEqual(await registry.names(), []);
-  await registry.register("shop", "/work/shop");
-  await registry.register("api", "/work/api");
-  assert.equal(await registry.lookup("shop"), "/work/shop");
+  await registry.register("shop", "/projects/shop");
+  await registry.register("api", "/projects/api");
+  assert.equal(await registry.lookup("shop"), "/projects/shop");
   assert.deepEqual(await registry.names(), ["api", "shop"]);
   const json = JSON.parse(await readFile(registry.file, "utf8")) as unknown;
-  assert.deepEqual(json, { projects: { api: { root: "/work/api" }, shop: { root: "/work/shop" } } });
+  assert.deepEqual(json, { projects: { api: { root: "/projects/api" }, shop: { root: "/projects/shop" } } });
 });
 
 test("the last activation takes a name; a renamed project drops its old name", async () => {
