@@ -3,8 +3,8 @@
  * quirks. Everything language-specific lives behind this interface; the rest of the code iterates
  * the adapter list in `language-servers/index.ts`.
  */
-import type { DocumentSymbol } from "vscode-languageserver-protocol";
-import type { ServerSpec } from "../src/lsp/types.js";
+import type { Diagnostic, DocumentSymbol } from "vscode-languageserver-protocol";
+import type { LaunchCommand, RequestOptions, ServerSpec } from "../src/lsp/types.js";
 import type { DeclarationSyntax } from "../src/symbols/declaration.js";
 
 export interface ServerProbe {
@@ -41,4 +41,75 @@ export interface LanguageAdapter {
    * generic syntax (`//`, `#`, `/* *\/` comments, `#[…]` and `@name(…)` attributes).
    */
   declarations?: DeclarationSyntax;
+  /**
+   * After a rename, the old name is looked for in the files the rename touched (the generic
+   * default) and in every file of this language whose text matches this pattern: places the
+   * server's rename cannot see (rust-analyzer: `macro_rules!` bodies).
+   */
+  renameLeftovers?: { alsoScanFilesMatching: RegExp };
+  /**
+   * How `get_project_diagnostics` checks the whole project: the compiler run as a command. Without
+   * it the server is asked for `workspace/diagnostic` when it announces `workspaceDiagnostics`,
+   * and the answer says `complete: false` when it does not.
+   */
+  projectCheck?: ProjectCheck;
+  /**
+   * Which project answers for a file (references, diagnostics): the nearest of these manifest
+   * files up from the file, inside the root (`Cargo.toml`), or a question to the server (tsserver
+   * knows which tsconfig a file belongs to). Absent: results name no project.
+   */
+  project?: { manifests: readonly string[] } | { ask: AskProject };
+}
+
+/** Asks a server which project a file belongs to; `uri` is an open document. */
+export type AskProject = (
+  server: ProjectServer,
+  file: { abs: string; uri: string },
+  opts: { listFiles: boolean } & RequestOptions,
+) => Promise<ServerProject>;
+
+/** The part of a session a project question needs. */
+export interface ProjectServer {
+  executeCommand<R>(command: string, args: unknown[], opts?: RequestOptions): Promise<R>;
+}
+
+export interface ServerProject {
+  /** Absolute path of the project's config file; null: the file is in no configured project. */
+  config: string | null;
+  /** Absolute paths of every file of that project, when asked for. */
+  files?: readonly string[];
+  /** What an answer for a file in no configured project must say (its checks use defaults). */
+  note?: string;
+}
+
+/** A whole-project check by the language's own compiler (tsc, cargo check). */
+export interface ProjectCheck {
+  /**
+   * The check runs code of the repository (cargo: build.rs and proc macros), not just a reader of
+   * its text. The one place that knows it, so that running it can be gated on trusting the project.
+   */
+  runsProjectCode: boolean;
+  /** The file that marks a unit to check (`tsconfig.json`, `Cargo.toml`), by exact name. */
+  manifest: string;
+  /**
+   * The commands for the manifests found (project-relative, sorted, outside ignored paths): those
+   * under the checked directory, or the nearest one above it when none is inside.
+   */
+  units(root: string, manifests: readonly string[]): CheckUnit[];
+  /** Diagnostics from the command's stdout; `file` is absolute. */
+  parse(stdout: string, unit: CheckUnit): Array<{ file: string; diagnostic: Diagnostic }>;
+  /** A progress message for one stdout line, when it marks a step (cargo: a crate checked). */
+  progressOf?(line: string): string | undefined;
+  /** Bound on one unit's run; past it the answer is `complete: false`. */
+  timeoutMs: number;
+}
+
+export interface CheckUnit {
+  /** What ran, as shown in results: `tsc -p tsconfig.json`, `cargo check`. */
+  how: string;
+  /** The manifest checked, project-relative. */
+  project: string;
+  launch: LaunchCommand;
+  /** Absolute working directory; relative paths in the output are resolved against it. */
+  cwd: string;
 }

@@ -9,6 +9,7 @@ import { runVersion, runVersionSync } from "../src/lsp/probe.js";
 import type { ServerSpec } from "../src/lsp/types.js";
 import type { DeclarationSyntax } from "../src/symbols/declaration.js";
 import type { LanguageAdapter, ServerProbe } from "./adapter.js";
+import { cargoCheck } from "./cargo-check.js";
 import { normalizeRustSymbols } from "./rust-symbols.js";
 
 export const installHint =
@@ -155,4 +156,11 @@ export const rustAnalyzerAdapter: LanguageAdapter = {
   probe,
   normalizeSymbols: normalizeRustSymbols,
   declarations: rustDeclarations,
+  // rust-analyzer renames no path written inside a `macro_rules!` body (tokens, not resolved code):
+  // renaming serde_json's `ErrorCode` left 37 `cargo check` errors there (rust-analyzer 1.95).
+  renameLeftovers: { alsoScanFilesMatching: /\bmacro_rules!/ },
+  projectCheck: cargoCheck,
+  // The Cargo package a file belongs to: the nearest Cargo.toml up from it. rust-analyzer loads
+  // the whole workspace whatever is open, so its answers need no scoping, only this name.
+  project: { manifests: ["Cargo.toml"] },
 };

@@ -5,11 +5,18 @@
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { type DocumentSymbol, SymbolKind } from "vscode-languageserver-protocol";
+import { pathToFileURL } from "node:url";
+import {
+  type Diagnostic,
+  DiagnosticSeverity,
+  type DocumentSymbol,
+  SymbolKind,
+} from "vscode-languageserver-protocol";
 import type { ServerSpec } from "../src/lsp/types.js";
 import type { DeclarationSyntax } from "../src/symbols/declaration.js";
 import { allLines } from "../src/text/lines.js";
-import type { LanguageAdapter, ServerProbe } from "./adapter.js";
+import type { AskProject, LanguageAdapter, ServerProbe } from "./adapter.js";
+import { tscCheck } from "./tsc-check.js";
 
 const require = createRequire(import.meta.url);
 
@@ -53,12 +60,16 @@ function readVersion(pkgJson: string): string | undefined {
  * 5.9.3: 4.x tsservers lack protocol features tsls 5.3 relies on, and TypeScript 7 ships no
  * tsserver.js at all.
  */
-function projectTsserver(root: string): string | undefined {
+function projectTsserver(root: string, file = join("lib", "tsserver.js")): string | undefined {
   const pkg = join(root, "node_modules", "typescript", "package.json");
-  const server = join(root, "node_modules", "typescript", "lib", "tsserver.js");
+  const server = join(root, "node_modules", "typescript", file);
   if (!existsSync(pkg) || !existsSync(server)) return undefined;
   return readVersion(pkg)?.startsWith("5.") ? server : undefined;
 }
+
+/** The whole-project check runs the same compiler as the server, by the same rule. */
+const projectTsc = (root: string) =>
+  projectTsserver(root, join("bin", "tsc")) ?? require.resolve("typescript/bin/tsc");
 
 const languageIds: Record<string, string> = {
   ".ts": "typescript",
@@ -84,6 +95,14 @@ function spec(root: string): ServerSpec | { missing: string } {
         // With "auto", requests made while the project loads go to a syntax-only server and come
         // back silently partial (references 1 of 265 on date-fns). "never" makes them wait instead.
         useSyntaxServer: "never",
+        // tsserver's own watcher reported a dependency changed on disk 1–2 s late: diagnostics
+        // asked for meanwhile came back empty and settled (first publish after a re-check of the
+        // dependent file was the stale empty set, the error 150 ms later). With client watching,
+        // tsls registers `{baseUri: <root>, pattern: "**/*"}` (plus tsserver's watched dirs
+        // outside the root) and scalpel announces every change before it asks: the first publish
+        // after the announcement carried the error. Needs TypeScript ≥ 5.4.4 (tsls falls back
+        // to tsserver's watching for an older project-local tsserver).
+        useClientFileWatcher: true,
       },
       // ATA runs npm and writes to the user's cache; off, tsls also runs 2 processes instead of 4.
       disableAutomaticTypingAcquisition: true,
@@ -117,8 +136,81 @@ function spec(root: string): ServerSpec | { missing: string } {
     // `requestDiagnostic`); what comes sooner is the empty eagerClear set (observed at +2 ms, the
     // real publish at +360 ms on a 12-line file). A margin below the debounce absorbs timer jitter.
     diagnosticsDelayMs: (text) => Math.min(Math.max(Math.ceil(lineCount(text) / 20), 300), 800) - 50,
+    checkFile: checkFileNow,
     requestTimeoutMs: 30_000,
   };
+}
+
+/** tsserver's protocol diagnostic (1-based line/offset, offsets in UTF-16 code units). */
+interface TsDiagnostic {
+  start: { line: number; offset: number };
+  end: { line: number; offset: number };
+  text: string;
+  code?: number;
+  category: string;
+  source?: string;
+  relatedInformation?: { message: string; span?: { file: string; start: TsLocation; end: TsLocation } }[];
+}
+type TsLocation = { line: number; offset: number };
+
+const tsPosition = (l: TsLocation) => ({ line: l.line - 1, character: l.offset - 1 });
+const tsSeverity: Record<string, DiagnosticSeverity> = {
+  error: DiagnosticSeverity.Error,
+  warning: DiagnosticSeverity.Warning,
+  suggestion: DiagnosticSeverity.Hint,
+  message: DiagnosticSeverity.Information,
+};
+
+/**
+ * The diagnostics tsls would publish for a file (syntactic, semantic, suggestions, converted the
+ * way tsls 5.3.0 converts them), asked of tsserver directly with its `*DiagnosticsSync` requests
+ * through `typescript.tsserverRequest`. Pushes need no waiting for: tsserver brings the project up
+ * to date with every change and watch event sent before the request, then answers. Measured on zod
+ * 3.25.76 `src/v3/types.ts` (5,136 lines) after a dependency changed: the pushed sets came as
+ * syntactic (empty, +1.2 s) then semantic (32 errors, +5.9 s) with no end signal, so a quiet
+ * period settled on the empty set; this check answered the 32 errors in one request.
+ */
+async function checkFileNow(
+  run: Parameters<NonNullable<ServerSpec["checkFile"]>>[0],
+  uri: string,
+  opts: Parameters<NonNullable<ServerSpec["checkFile"]>>[2],
+): Promise<Diagnostic[]> {
+  const out: Diagnostic[] = [];
+  for (const command of [
+    "syntacticDiagnosticsSync",
+    "semanticDiagnosticsSync",
+    "suggestionDiagnosticsSync",
+  ]) {
+    const res = await run<{ body?: TsDiagnostic[] } | null>(
+      "typescript.tsserverRequest",
+      [command, { file: uri, includeLinePosition: false }],
+      opts,
+    );
+    for (const d of res?.body ?? []) {
+      const related = (d.relatedInformation ?? []).flatMap((r) =>
+        r.span
+          ? [
+              {
+                location: {
+                  uri: pathToFileURL(r.span.file).href,
+                  range: { start: tsPosition(r.span.start), end: tsPosition(r.span.end) },
+                },
+                message: r.message,
+              },
+            ]
+          : [],
+      );
+      out.push({
+        range: { start: tsPosition(d.start), end: tsPosition(d.end) },
+        message: d.text,
+        severity: tsSeverity[d.category] ?? DiagnosticSeverity.Error,
+        ...(d.code === undefined ? {} : { code: d.code }),
+        source: d.source ?? "typescript",
+        ...(related.length > 0 ? { relatedInformation: related } : {}),
+      });
+    }
+  }
+  return out;
 }
 
 function lineCount(text: string): number {
@@ -209,6 +301,34 @@ export const typescriptDeclarations: DeclarationSyntax = {
   indentUnit: "  ",
 };
 
+interface ProjectInfoResponse {
+  body?: { configFileName?: string; fileNames?: string[] };
+}
+
+/**
+ * tsserver's own `projectInfo`, through tsls 5.3.0's `typescript.tsserverRequest` command, given
+ * the file's path: tsls maps an open document's URI to its path but passes anything else on as is,
+ * so a URI works only while the file is open, a path for any file of a loaded project. Measured: a
+ * file of a tsconfig answers `configFileName: <abs>/tsconfig.json`; a file outside every tsconfig
+ * answers `/dev/null/inferredProject1*` (an inferred project with default options); with
+ * `needFileNameList` the body lists every file of the project, lib .d.ts files included.
+ */
+const inferredNote =
+  "outside every tsconfig: checked as an inferred project with default options — errors such as implicit any may be noise";
+
+const askProject: AskProject = async (server, file, opts) => {
+  const { listFiles, ...request } = opts;
+  const res = await server.executeCommand<ProjectInfoResponse | null>(
+    "typescript.tsserverRequest",
+    ["projectInfo", { file: file.abs, needFileNameList: listFiles }],
+    request,
+  );
+  const name = res?.body?.configFileName;
+  const config = name && !name.startsWith("/dev/null/") ? name : null;
+  const files = listFiles && res?.body?.fileNames ? { files: res.body.fileNames } : {};
+  return config ? { config, ...files } : { config, ...files, note: inferredNote };
+};
+
 export const typescriptAdapter: LanguageAdapter = {
   id: "typescript",
   displayName: "TypeScript / JavaScript",
@@ -218,4 +338,6 @@ export const typescriptAdapter: LanguageAdapter = {
   probe,
   normalizeSymbols: (symbols, text) => widenDeclarations(normalizeTypescriptSymbols(symbols), allLines(text)),
   declarations: typescriptDeclarations,
+  projectCheck: tscCheck(projectTsc),
+  project: { ask: askProject },
 };

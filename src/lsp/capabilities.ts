@@ -17,7 +17,9 @@ export const clientCapabilities: ClientCapabilities = {
     },
     configuration: true,
     didChangeConfiguration: { dynamicRegistration: false },
-    didChangeWatchedFiles: { dynamicRegistration: true },
+    // Servers register their globs and scalpel announces changes (src/lsp/file-watcher.ts); some
+    // use client watching only when relative patterns are supported too.
+    didChangeWatchedFiles: { dynamicRegistration: true, relativePatternSupport: true },
     workspaceFolders: true,
     symbol: { dynamicRegistration: false, symbolKind: { valueSet: symbolKinds } },
   },

@@ -4,10 +4,12 @@
  * At most `maxOpen` documents stay open (least recently used are closed) because tsserver
  * re-checks every open file after each change.
  */
+import type { Stats } from "node:fs";
 import { stat } from "node:fs/promises";
-import { basename, extname } from "node:path";
+import { basename, extname, sep } from "node:path";
 import { FileChangeType, type FileEvent } from "vscode-languageserver-protocol";
 import { readProjectText } from "../text/read.js";
+import type { WatchedChange } from "./file-watcher.js";
 import type { OpenDocument } from "./types.js";
 import { pathToUri } from "./uri.js";
 
@@ -18,6 +20,36 @@ export interface TrackedDocument extends OpenDocument {
   changedSeq: number;
   /** Date.now() of the last didOpen/didChange. */
   changedAt: number;
+  /** The file on disk when `text` was read from it. */
+  disk?: DiskStamp | undefined;
+}
+
+/** Size + mtime + inode of a file, and when they were taken. */
+interface DiskStamp {
+  key: string;
+  mtimeMs: number;
+  takenAt: number;
+}
+
+/**
+ * Filesystems with coarse timestamps (1 s, 2 s on FAT) can give a file rewritten twice within one
+ * tick the same size and mtime: a stamp taken this close to the mtime is not trusted, the text is
+ * read and compared instead.
+ */
+const unsureWithinMs = 2_000;
+
+function stampOf(s: Stats, takenAt = Date.now()): DiskStamp {
+  return { key: `${s.size}:${s.mtimeMs}:${s.ino}`, mtimeMs: s.mtimeMs, takenAt };
+}
+
+/** A change check's answer: the files it re-sent, closed or announced to the server. */
+export interface DiskSync {
+  paths: string[];
+}
+
+/** Which announcements the server asked for (its watcher registrations). */
+export interface WatchFilter {
+  wants(path: string, type: FileChangeType): boolean;
 }
 
 export interface DocumentsHost {
@@ -36,8 +68,12 @@ export interface DocumentsHost {
 export class Documents {
   /** Map order is recency order: re-inserted on every use. */
   private readonly open = new Map<string, TrackedDocument>();
-  /** Paths we have seen on disk, to tell Created from Changed in watched-file events. */
-  private readonly seen = new Set<string>();
+  /**
+   * Files the server was told about (opened, or announced), with the disk stamp it was told:
+   * tells Created from Changed, and skips a watcher event for a change already announced (a write
+   * by scalpel is announced by `didWrite` before its watcher event arrives).
+   */
+  private readonly seen = new Map<string, string>();
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor(
@@ -58,24 +94,76 @@ export class Documents {
   }
 
   /**
-   * Re-reads every open document from disk: an open document's text overrides the disk for the
-   * server, so a file changed by another process must be re-sent before any cross-file request.
-   * Returns whether any document changed.
+   * Brings the server's view up to the disk: every open document is stat-checked (size + mtime +
+   * inode; read and compared when the stamp is unsure) and re-sent or closed; `changes` (from the
+   * project watcher) that are not open documents are announced with didChangeWatchedFiles where
+   * `filter` says the server asked for them. With `openDocuments: false` only the announcements
+   * are made (safe between a tool's sync and its request: no open text changes under it).
    */
-  refreshAll(): Promise<boolean> {
+  syncWithDisk(
+    changes: WatchedChange[],
+    filter: WatchFilter | undefined,
+    openDocuments = true,
+  ): Promise<DiskSync> {
     return this.serial(async () => {
-      let changed = false;
-      for (const doc of [...this.open.values()]) {
-        const text = await readProjectText(doc.path).then(
-          (f) => f.text,
-          () => null,
-        );
-        if (text === null) await this.close(doc);
-        else if (text !== doc.text) await this.change(doc, text, true);
-        else continue;
-        changed = true;
+      const result: DiskSync = { paths: [] };
+      if (openDocuments) {
+        for (const doc of [...this.open.values()]) if (await this.recheck(doc)) result.paths.push(doc.path);
       }
-      return changed;
+      if (!filter) return result;
+      const events: FileEvent[] = [];
+      for (const { path, change } of changes) {
+        const uri = pathToUri(path);
+        if (this.open.has(uri)) continue;
+        const s = await stat(path).catch(() => null);
+        if (s === null) {
+          // Gone: the path itself, and (for a directory) every file below it the server was told.
+          const prefix = path + sep;
+          for (const known of [...this.seen.keys()]) {
+            if (known !== path && !known.startsWith(prefix)) continue;
+            this.seen.delete(known);
+            if (!filter.wants(known, FileChangeType.Deleted)) continue;
+            events.push({ uri: pathToUri(known), type: FileChangeType.Deleted });
+            result.paths.push(known);
+          }
+          if (
+            change === "rename" &&
+            !result.paths.includes(path) &&
+            filter.wants(path, FileChangeType.Deleted)
+          ) {
+            events.push({ uri, type: FileChangeType.Deleted });
+            result.paths.push(path);
+          }
+          continue;
+        }
+        if (s.isDirectory()) {
+          // A directory counts only when it appears (a package installed, a folder created): what
+          // servers' module resolution watches for. Its contents are reported file by file.
+          if (change !== "rename" || this.seen.has(path) || !filter.wants(path, FileChangeType.Created))
+            continue;
+          this.seen.set(path, "dir");
+          events.push({ uri, type: FileChangeType.Created });
+          result.paths.push(path);
+          continue;
+        }
+        if (!s.isFile()) continue;
+        const key = stampOf(s).key;
+        const before = this.seen.get(path);
+        if (before === key) continue;
+        const type =
+          before === undefined && change === "rename" ? FileChangeType.Created : FileChangeType.Changed;
+        if (!filter.wants(path, type)) continue;
+        this.seen.set(path, key);
+        events.push({ uri, type });
+        result.paths.push(path);
+      }
+      if (events.length === 0) return result;
+      await this.host.notify("workspace/didChangeWatchedFiles", { changes: events });
+      if (this.host.saveOnSync) {
+        // A checker that runs on save must see changes to files nobody opened.
+        for (const e of events) if (e.type !== FileChangeType.Deleted) await this.save(e.uri);
+      }
+      return result;
     });
   }
 
@@ -103,7 +191,7 @@ export class Documents {
           continue;
         }
         const known = doc !== undefined || this.seen.has(path);
-        this.seen.add(path);
+        await this.stampSeen(path);
         events.push({ uri, type: known ? FileChangeType.Changed : FileChangeType.Created });
         if (doc) {
           const before = doc.version;
@@ -124,7 +212,14 @@ export class Documents {
   private async syncNow(absPath: string): Promise<TrackedDocument> {
     const uri = pathToUri(absPath);
     let text: string;
+    let disk: DiskStamp | undefined;
     try {
+      // Stamped before reading: a write between the two leaves an older stamp, which only means
+      // one more read at the next check, never a missed change.
+      disk = await stat(absPath).then(
+        (s) => stampOf(s),
+        () => undefined,
+      );
       // The one reader: a server sees the same decoded text (BOM, UTF-16, line endings) that the
       // tools compute positions on and the writer compares against.
       text = (await readProjectText(absPath, basename(absPath))).text;
@@ -133,11 +228,12 @@ export class Documents {
       if (doc) await this.close(doc);
       throw e;
     }
-    this.seen.add(absPath);
+    if (disk) this.seen.set(absPath, disk.key);
     const existing = this.open.get(uri);
     if (existing) {
       this.open.delete(uri);
       this.open.set(uri, existing);
+      existing.disk = disk;
       if (existing.text !== text) await this.change(existing, text, true);
       return existing;
     }
@@ -149,6 +245,7 @@ export class Documents {
       languageId: this.host.languageIdFor(extname(absPath).toLowerCase()),
       changedSeq: this.host.tick(),
       changedAt: Date.now(),
+      disk,
     };
     this.open.set(uri, doc);
     await this.host.notify("textDocument/didOpen", {
@@ -157,6 +254,38 @@ export class Documents {
     this.host.onOpened(doc);
     await this.evict();
     return doc;
+  }
+
+  /** Re-checks one open document against the disk; true when it was re-sent or closed. */
+  private async recheck(doc: TrackedDocument): Promise<boolean> {
+    const s = await stat(doc.path).catch(() => null);
+    if (s === null || !s.isFile()) {
+      await this.close(doc);
+      this.seen.delete(doc.path);
+      return true;
+    }
+    const now = stampOf(s);
+    const was = doc.disk;
+    if (was && was.key === now.key && was.takenAt - was.mtimeMs >= unsureWithinMs) return false;
+    const text = await readProjectText(doc.path, basename(doc.path)).then(
+      (f) => f.text,
+      () => null,
+    );
+    if (text === null) {
+      await this.close(doc);
+      this.seen.delete(doc.path);
+      return true;
+    }
+    doc.disk = now;
+    this.seen.set(doc.path, now.key);
+    if (text === doc.text) return false;
+    await this.change(doc, text, true);
+    return true;
+  }
+
+  private async stampSeen(path: string): Promise<void> {
+    const s = await stat(path).catch(() => null);
+    if (s) this.seen.set(path, stampOf(s).key);
   }
 
   private async change(doc: TrackedDocument, text: string, fromDisk = false): Promise<void> {

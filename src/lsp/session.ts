@@ -2,9 +2,15 @@
  * One running language server for one root: lifecycle (spawn → initialize → ready → shutdown),
  * readiness gating, document sync, diagnostics, crash handling. Knows nothing about tools.
  */
-import { basename } from "node:path";
+import { basename, relative } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import type { DocumentDiagnosticReport, PublishDiagnosticsParams } from "vscode-languageserver-protocol";
+import type {
+  Diagnostic,
+  DocumentDiagnosticReport,
+  PublishDiagnosticsParams,
+  Registration,
+  ServerCapabilities,
+} from "vscode-languageserver-protocol";
 import { ResponseError } from "vscode-languageserver-protocol/node";
 import { AppError, isAppError } from "../errors.js";
 import type { Logger } from "../log.js";
@@ -12,15 +18,25 @@ import { clientCapabilities } from "./capabilities.js";
 import { LspConnection, METHOD_NOT_FOUND } from "./connection.js";
 import { DiagnosticsStore } from "./diagnostics.js";
 import { Documents, type TrackedDocument } from "./documents.js";
+import { FileWatcher } from "./file-watcher.js";
 import { type ServerProcess, spawnServer, terminateGroup } from "./process.js";
 import { PushedCheck } from "./pushed-check.js";
 import { Readiness } from "./readiness.js";
 import type { DiagnosticsResult, OpenDocument, RequestOptions, ServerSpec, SessionStatus } from "./types.js";
 import { pathToUri } from "./uri.js";
+import { WatchRegistrations } from "./watch-registrations.js";
 
 export interface SessionEvents {
   onStatus?(status: SessionStatus, detail?: string): void;
   onProgress?(title: string, message?: string, percentage?: number): void;
+}
+
+export interface SessionOptions extends SessionEvents {
+  /**
+   * Directory names the project watcher watches only at their top level (the adapters' build and
+   * dependency directories); version-control directories are never watched.
+   */
+  watchIgnoredDirs?: readonly string[];
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
@@ -49,13 +65,21 @@ export class LspSession {
   /** Event-clock value of the last `didWrite`; dependants of written files need a re-check. */
   private lastWriteSeq = 0;
   private pullUnsupported = false;
+  private checkFileUnsupported = false;
+  /** How many flushes re-sent or announced something, and the files of the last one. */
+  private movedCount = 0;
+  private movedPaths: string[] = [];
+  private _capabilities: ServerCapabilities = {};
   private readonly pushedCheck: PushedCheck | undefined;
+  /** File watchers the server registered; the project watcher runs once there is one. */
+  private readonly registrations = new WatchRegistrations();
+  private watcher: FileWatcher | undefined;
 
   constructor(
     readonly spec: ServerSpec,
     private readonly rootDir: string,
     logger: Logger,
-    private readonly events: SessionEvents = {},
+    private readonly events: SessionOptions = {},
   ) {
     this.log = logger.child(spec.id);
     this.label = `${spec.id} language server`;
@@ -85,6 +109,10 @@ export class LspSession {
   }
   get failure(): string | undefined {
     return this._failure;
+  }
+  /** What the server announced in its initialize result (static registrations only). */
+  get capabilities(): ServerCapabilities {
+    return this._capabilities;
   }
   get indexing(): boolean {
     return this._status === "ready" && this.readiness.indexing;
@@ -117,6 +145,9 @@ export class LspSession {
   async request<R>(method: string, params: unknown, opts: RequestOptions = {}): Promise<R> {
     await this.whenReady(opts.signal);
     await this.readiness.idle(opts.signal);
+    // Files changed by others are announced before any question. Open documents are not re-sent
+    // here: the caller computes positions on the text it synced, and the answer must fit it.
+    await this.syncWithDisk(false);
     const conn = this.conn;
     if (!conn || this._status !== "ready") throw this.unavailable();
     return conn.request<R>(method, params, {
@@ -130,11 +161,10 @@ export class LspSession {
     return { uri: doc.uri, version: doc.version, text: doc.text };
   }
 
-  /** Re-sends every open document that changed on disk since it was last sent. */
+  /** Re-sends every open document that changed on disk, announces other changed files. */
   async refreshOpenDocuments(): Promise<void> {
     await this.whenInitialized();
-    // A changed dependency can change other files' errors, as a write by scalpel would.
-    if (await this.documents.refreshAll()) this.lastWriteSeq = this.store.tick();
+    await this.syncWithDisk(true);
   }
 
   async didWrite(absPaths: string[]): Promise<void> {
@@ -143,9 +173,43 @@ export class LspSession {
     await this.documents.didWrite(absPaths);
   }
 
+  /**
+   * Diagnostics of the file as the disk is now. Settled means settled: after the server's answer
+   * the disk is checked again, and a change that arrived meanwhile (to this file or any other) is
+   * synced and waited for, within the same bound; past it the answer says `complete: false`.
+   */
   async diagnostics(
     absPath: string,
     opts: { maxWaitMs?: number; quietMs?: number; signal?: AbortSignal } = {},
+  ): Promise<DiagnosticsResult> {
+    const maxWaitMs = opts.maxWaitMs ?? DEFAULT_DIAG_WAIT_MS;
+    const deadline = Date.now() + maxWaitMs;
+    for (;;) {
+      await this.whenInitialized();
+      await this.syncWithDisk(true);
+      // Requests made during the check flush too: any flush from here on means the check may
+      // describe an older disk.
+      const since = this.movedCount;
+      const left = Math.max(0, deadline - Date.now());
+      const result = await this.diagnosticsOnce(absPath, { ...opts, maxWaitMs: left }, maxWaitMs);
+      await this.syncWithDisk(true);
+      if (this.movedCount === since) return result;
+      const moved = this.movedPaths;
+      if (Date.now() >= deadline) {
+        const names = moved.slice(0, 3).map((p) => relative(this.rootDir, p) || ".");
+        return {
+          diagnostics: result.diagnostics,
+          complete: false,
+          incompleteReason: `files kept changing on disk while the server checked (${names.join(", ")}${moved.length > 3 ? ", …" : ""}); call again once they are written`,
+        };
+      }
+    }
+  }
+
+  private async diagnosticsOnce(
+    absPath: string,
+    opts: { maxWaitMs: number; quietMs?: number; signal?: AbortSignal },
+    boundMs: number,
   ): Promise<DiagnosticsResult> {
     let doc = await this.syncTracked(absPath);
     if (this.spec.diagnostics === "pull" && !this.pullUnsupported) {
@@ -166,6 +230,8 @@ export class LspSession {
         this.pullUnsupported = true;
       }
     }
+    const checked = await this.checkFile(doc.uri, opts.maxWaitMs, boundMs, opts.signal);
+    if (checked) return checked;
     await this.whenReady(opts.signal);
     const last = this.store.get(doc.uri);
     if (this.lastWriteSeq > doc.changedSeq && (last === undefined || this.lastWriteSeq > last.seq)) {
@@ -173,7 +239,7 @@ export class LspSession {
       // although its text did not, and push servers re-check only on a change of their own.
       doc = (await this.documents.touch(doc.uri)) ?? doc;
     }
-    const maxWaitMs = opts.maxWaitMs ?? DEFAULT_DIAG_WAIT_MS;
+    const maxWaitMs = opts.maxWaitMs;
     const complete = await this.store.settle(doc.uri, {
       afterSeq: doc.changedSeq,
       notBefore: doc.changedAt + (this.spec.diagnosticsDelayMs?.(doc.text) ?? 0),
@@ -189,8 +255,44 @@ export class LspSession {
       : {
           diagnostics,
           complete,
-          incompleteReason: `diagnostics still pending after ${Math.round(maxWaitMs / 100) / 10} s`,
+          incompleteReason: `diagnostics still pending after ${Math.round(boundMs / 100) / 10} s`,
         };
+  }
+
+  /**
+   * The server's own on-request check of one file (ServerSpec.checkFile), bounded by what is left
+   * of the diagnostics bound; undefined when the server has none or it turned out unsupported.
+   */
+  private async checkFile(
+    uri: string,
+    leftMs: number,
+    boundMs: number,
+    signal: AbortSignal | undefined,
+  ): Promise<DiagnosticsResult | undefined> {
+    const check = this.spec.checkFile;
+    if (!check || this.checkFileUnsupported) return undefined;
+    const run = <R>(command: string, args: unknown[], o: RequestOptions) =>
+      this.request<R>("workspace/executeCommand", { command, arguments: args }, o);
+    try {
+      const diagnostics = await check(run, uri, {
+        timeoutMs: Math.max(1, leftMs),
+        ...(signal ? { signal } : {}),
+      });
+      return { diagnostics, complete: true };
+    } catch (e) {
+      if (isAppError(e) && e.code === "request_timeout") {
+        return {
+          diagnostics: this.store.get(uri)?.diagnostics ?? [],
+          complete: false,
+          incompleteReason: `the server's check of this file did not finish within ${Math.round(boundMs / 100) / 10} s; these are its last published diagnostics`,
+        };
+      }
+      if (!isAppError(e) || e.details?.lspCode === undefined) throw e;
+      // An error answer: published diagnostics instead; for good when the server lacks the method.
+      this.log.info(`on-request check failed (${messageOf(e)}); using published diagnostics`);
+      if (e.details.lspCode === METHOD_NOT_FOUND) this.checkFileUnsupported = true;
+      return undefined;
+    }
   }
 
   /**
@@ -198,7 +300,7 @@ export class LspSession {
    * checker's pending run; pulled again after the wait so both describe the same text.
    */
   private async withPushedCheck(uri: string, signal: AbortSignal | undefined): Promise<DiagnosticsResult> {
-    const state = await this.pushedCheck!.settle(signal);
+    const state = await this.settlePushedCheck(uri, signal);
     if (this._status === "failed") throw this.crashed("waiting for diagnostics");
     const report = await this.request<DocumentDiagnosticReport>(
       "textDocument/diagnostic",
@@ -219,16 +321,91 @@ export class LspSession {
       : { diagnostics, complete: false, incompleteReason: state.reason ?? "checker still running" };
   }
 
+  /**
+   * Every diagnostics set the server published, by URI (a pull server's checker included): files
+   * an edit broke that nobody opened show up here (rust-analyzer's `cargo check` publishes errors in
+   * any file of the crate, e.g. a `macro_rules!` body a rename did not reach).
+   */
+  publishedDiagnostics(): Map<string, Diagnostic[]> {
+    return this.store.all();
+  }
+
+  /**
+   * Waits for the checker's expected run. rust-analyzer may drop the `cargo check` a save asked for:
+   * on serde_json, after a rename wrote 7 files (didChange + didSave each), no run began at all and
+   * the pushed errors stayed those of the state before the rename (measured: 0 errors, complete,
+   * for 60 s while `cargo check` had 37). A missed run is asked for once more by saving the file
+   * again; when that one does not begin either, the answer says it may be stale.
+   */
+  private async settlePushedCheck(
+    uri: string,
+    signal: AbortSignal | undefined,
+  ): Promise<{ complete: boolean; reason?: string }> {
+    const check = this.pushedCheck!;
+    const first = await check.settle(signal);
+    if (!first.missedStart) return first;
+    this.log.debug(`${this.spec.pushedAlongsidePull?.name} did not start after a save; saving ${uri} again`);
+    await this.conn?.notify("textDocument/didSave", { textDocument: { uri } });
+    check.expectRun();
+    const again = await check.settle(signal);
+    if (!again.missedStart) return again;
+    return {
+      complete: false,
+      reason: `${this.spec.pushedAlongsidePull?.name} did not run after the last change; its findings may be stale`,
+    };
+  }
+
   shutdown(): Promise<void> {
     this.shutdownPromise ??= this.stop();
     return this.shutdownPromise;
+  }
+
+  /**
+   * `workspace/executeCommand` passthrough for adapters that ask their server something outside
+   * the LSP (tsls's `typescript.tsserverRequest`); same readiness gate and bounds as `request`.
+   */
+  executeCommand<R>(command: string, args: unknown[], opts: RequestOptions = {}): Promise<R> {
+    return this.request<R>("workspace/executeCommand", { command, arguments: args }, opts);
   }
 
   // ---- internals ----
 
   private async syncTracked(absPath: string): Promise<TrackedDocument> {
     await this.whenInitialized();
+    await this.syncWithDisk(true);
     return this.documents.sync(absPath);
+  }
+
+  /**
+   * The one place the server's view is brought up to the disk (see Documents.syncWithDisk); returns
+   * the files re-sent, closed or announced. What the watcher saw is drained first (the drain lets
+   * pending inotify events in, so a write that finished before this call is among them); open
+   * documents are stat-checked whether or not an event came. Anything re-sent or announced can
+   * change other files' errors, as a write by scalpel would: `lastWriteSeq` makes the next
+   * diagnostics wait for a fresh check.
+   */
+  private async syncWithDisk(openDocuments: boolean): Promise<string[]> {
+    const changes = this.watcher ? await this.watcher.drain() : [];
+    const filter = this.registrations.any ? this.registrations : undefined;
+    const { paths } = await this.documents.syncWithDisk(changes, filter, openDocuments);
+    if (paths.length > 0) {
+      this.lastWriteSeq = this.store.tick();
+      this.movedCount++;
+      this.movedPaths = paths;
+    }
+    return paths;
+  }
+
+  private onRegisterCapability(params: { registrations?: Registration[] }): null {
+    if (!this.registrations.register(params.registrations ?? []) || this.watcher || this.stopping)
+      return null;
+    const watcher = new FileWatcher(this.rootDir, {
+      ignoredDirs: this.events.watchIgnoredDirs ?? [],
+      onError: (message) => this.log.warn(`file watcher: ${message}; changes there reach the server late`),
+    });
+    this.watcher = watcher;
+    void watcher.ready.then(() => this.log.debug(`watching ${watcher.watchedDirCount} directories`));
+    return null;
   }
 
   /** Documents may be sent once `initialized` went out; full readiness is only needed for requests. */
@@ -270,7 +447,7 @@ export class LspSession {
     });
     conn.listen();
     try {
-      await conn.request(
+      const init = await conn.request<{ capabilities?: ServerCapabilities } | null>(
         "initialize",
         {
           processId: process.pid,
@@ -283,6 +460,7 @@ export class LspSession {
         },
         { timeoutMs: INITIALIZE_TIMEOUT_MS },
       );
+      this._capabilities = init?.capabilities ?? {};
       await conn.notify("initialized", {});
       if (this.spec.didChangeConfigurationSettings !== undefined) {
         await conn.notify("workspace/didChangeConfiguration", {
@@ -304,8 +482,14 @@ export class LspSession {
     c.onRequest("workspace/configuration", (params: { items?: { section?: string; scopeUri?: string }[] }) =>
       (params.items ?? []).map((item) => this.spec.configuration?.(item.section, item.scopeUri) ?? null),
     );
-    c.onRequest("client/registerCapability", () => null);
-    c.onRequest("client/unregisterCapability", () => null);
+    c.onRequest("client/registerCapability", (params: { registrations?: Registration[] }) =>
+      this.onRegisterCapability(params),
+    );
+    // The protocol spells the field `unregisterations`.
+    c.onRequest("client/unregisterCapability", (params: { unregisterations?: { id: string }[] }) => {
+      this.registrations.unregister((params.unregisterations ?? []).map((u) => u.id));
+      return null;
+    });
     c.onRequest("window/workDoneProgress/create", (params: { token: string | number }) => {
       this.readiness.created(params.token);
       return null;
@@ -363,6 +547,7 @@ export class LspSession {
     this._failure = `The ${this.label} ${reason}.`;
     this.log.warn(this._failure);
     this.conn?.kill(this.crashed());
+    this.watcher?.close();
     this.setStatus("failed", this._failure);
     const pid = this.proc?.pid;
     this.conn?.dispose();
@@ -390,6 +575,7 @@ export class LspSession {
       this.log.debug("shutdown sequence", messageOf(e));
     }
     this.setStatus("stopped");
+    this.watcher?.close();
     conn?.kill(this.unavailable());
     conn?.dispose();
     // Even after a clean exit, helpers the server forked may linger in its group.

@@ -67,7 +67,17 @@ export interface ServerSpec {
   saveOnSync?: boolean;
   /** Per-request timeout in ms (default 30 s). */
   requestTimeoutMs?: number;
+  /**
+   * A check of one file the server answers on request, outside the LSP: it describes the state
+   * after every notification sent before it, so no wait for pushes is needed (push servers
+   * publish a file's errors in parts, seconds apart on big files, with no "done" signal). When it
+   * fails as unsupported, diagnostics fall back to waiting for pushes.
+   */
+  checkFile?: (run: CommandRunner, uri: string, opts: RequestOptions) => Promise<LspDiagnostic[]>;
 }
+
+/** `workspace/executeCommand` on the session's server, with the session's gating and bounds. */
+export type CommandRunner = <R>(command: string, args: unknown[], opts: RequestOptions) => Promise<R>;
 
 export interface PushedChecker {
   /** Shown in reasons, e.g. "cargo check". */

@@ -103,6 +103,9 @@ export class ServerPool {
     }
     const name = slot.adapter.displayName;
     const session = new LspSession(spec, this.root, this.log.child(slot.adapter.id), {
+      // The project watcher skips every adapter's heavy directories (a Rust crate inside a
+      // TypeScript repo still has `target/`).
+      watchIgnoredDirs: [...new Set([...this.slots.values()].flatMap((s) => s.adapter.ignoredDirs))],
       onStatus: (status, detail) => this.progressSink?.(`${name}: ${status}${detail ? ` (${detail})` : ""}`),
       onProgress: (title, message, pct) =>
         this.progressSink?.(
