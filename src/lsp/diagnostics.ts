@@ -47,6 +47,11 @@ export class DiagnosticsStore {
     for (const w of [...this.waiters]) w();
   }
 
+  /** Every published set by normalised URI (a copy): what an edit's delta compares before and after. */
+  all(): Map<string, Diagnostic[]> {
+    return new Map([...this.byUri].map(([uri, set]) => [uri, set.diagnostics]));
+  }
+
   get(uri: string): PublishedSet | undefined {
     return this.byUri.get(normalizeUri(uri));
   }

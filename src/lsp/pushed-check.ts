@@ -11,6 +11,11 @@ type Token = string | number;
 export interface CheckState {
   complete: boolean;
   reason?: string;
+  /**
+   * A run was expected (a save) and none began within `startWithinMs`: the pushed findings
+   * describe an older state. The caller may ask for a run again (another save) and settle again.
+   */
+  missedStart?: boolean;
 }
 
 export class PushedCheck {
@@ -51,7 +56,12 @@ export class PushedCheck {
     for (;;) {
       if (signal?.aborted) throw signal.reason instanceof Error ? signal.reason : new Error("aborted");
       const now = Date.now();
-      if (!this.busy) return { complete: true };
+      if (!this.busy) {
+        if (this.expectedAt <= this.lastBeginAt) return { complete: true };
+        // Reported once: the caller decides whether to ask again.
+        this.expectedAt = this.lastBeginAt;
+        return { complete: true, missedStart: true };
+      }
       if (now >= deadline) {
         return {
           complete: false,

@@ -10,7 +10,7 @@ import type { EditPlan } from "../edits/plan.js";
 import { AppError } from "../errors.js";
 import { plural } from "./common.js";
 import { type Diagnostic, diagnosticSchema } from "./diagnostic.js";
-import { deltaAfter, snapshotBefore } from "./diagnostics-delta.js";
+import { type ChangedSymbol, deltaAfter, snapshotBefore } from "./diagnostics-delta.js";
 import type { Answer } from "./envelope.js";
 import type { ToolContext } from "./tool.js";
 
@@ -26,9 +26,40 @@ export const editResultShape = {
   files: z.array(fileChangeSchema),
   diff: z.string().optional().describe("unified diff of the change"),
   diagnostics_delta: z
-    .object({ new: z.array(diagnosticSchema), resolved: z.array(diagnosticSchema) })
+    .object({
+      new: z.array(diagnosticSchema),
+      resolved: z.array(diagnosticSchema),
+      checked_files: z
+        .array(z.string())
+        .describe(
+          "the files compared (the first 30): touched files, files referring to the changed symbols, files whose published diagnostics changed",
+        ),
+      checked_count: z.number().int().describe("how many files were compared"),
+      complete: z
+        .boolean()
+        .describe("false when some files in scope were not compared (see incomplete_reason)"),
+      incomplete_reason: z.string().optional(),
+    })
     .optional()
-    .describe("diagnostics that appeared or disappeared in the touched files"),
+    .describe(
+      "diagnostics that appeared or disappeared because of this edit (before: just before it; after: once the checks it started have run)",
+    ),
+  possible_missed_sites: z
+    .array(
+      z.object({
+        relative_path: z.string(),
+        line: z.number().int().describe("1-based"),
+        snippet: z.string().optional(),
+      }),
+    )
+    .optional()
+    .describe(
+      "rename_symbol: places where the old name is still written as a whole word (in the renamed files, or where the language server cannot see, e.g. macro bodies); check each",
+    ),
+  note: z
+    .string()
+    .optional()
+    .describe("set when the change may have effects beyond the files checked: what to call next"),
 };
 
 export const editResultSchema = z.object(editResultShape);
@@ -51,6 +82,7 @@ export const editResultShrink: Array<(r: EditResult) => EditResult> = [
       ? {
           ...r,
           diagnostics_delta: {
+            ...r.diagnostics_delta,
             new: r.diagnostics_delta.new.slice(0, shrunkDeltaItems),
             resolved: r.diagnostics_delta.resolved.slice(0, shrunkDeltaItems),
           },
@@ -81,7 +113,15 @@ export interface CommitOptions {
    * `commitAttempts` times in all, instead of failing with edit_conflict.
    */
   recompute?: () => Promise<EditPlan>;
+  /** The symbols the edit changes, as the server knew them before: their referencing files join the delta. */
+  changedSymbols?: () => ChangedSymbol[];
+  /** The edit may change files' errors beyond any reference list (a rename). */
+  wide?: boolean;
 }
+
+/** Where to look when an edit may have effects beyond the files its delta checked. */
+export const projectDiagnosticsNote =
+  "This change may affect files beyond those checked; call get_project_diagnostics to see the errors of the whole project.";
 
 /** Tries for a plan with `recompute` (the first one included) before edit_conflict is returned. */
 export const commitAttempts = 3;
@@ -100,7 +140,9 @@ export async function commitPlan(
     );
   }
   // Taken before anything is written: the delta compares the compiler's view before and after.
-  const snapshot = dryRun ? null : await snapshotBefore(project, touchedFiles(plan));
+  const snapshot = dryRun
+    ? null
+    : await snapshotBefore(project, touchedFiles(plan), options.changedSymbols?.() ?? []);
   let applied: ApplyResult;
   for (let attempt = 1; ; attempt++) {
     try {
@@ -140,6 +182,7 @@ export async function commitPlan(
     }
     const delta = await deltaAfter(project, snapshot);
     if (delta) result.diagnostics_delta = delta;
+    if (!delta?.complete || options.wide) result.note = projectDiagnosticsNote;
   }
   return result;
 }
@@ -170,7 +213,23 @@ export function renderEditResult(r: EditResult): string {
       for (const d of delta.new) out.push(`  ${renderDiagnostic(d)}`);
     }
     if (delta.resolved.length > 0) out.push("", `Resolved diagnostics: ${delta.resolved.length}`);
+    const more = delta.checked_count - delta.checked_files.length;
+    out.push(
+      `Checked ${delta.checked_count}: ${delta.checked_files.join(", ")}${more > 0 ? `, and ${more} more` : ""}`,
+    );
+    if (!delta.complete)
+      out.push(`Delta incomplete: ${delta.incomplete_reason ?? "some files were not checked"}`);
   }
+  if (r.possible_missed_sites && r.possible_missed_sites.length > 0) {
+    out.push(
+      "",
+      `Possible missed sites (${r.possible_missed_sites.length}): the old name is still written here:`,
+    );
+    for (const m of r.possible_missed_sites) {
+      out.push(`  ${m.relative_path}:${m.line}${m.snippet ? `  ${m.snippet}` : ""}`);
+    }
+  }
+  if (r.note) out.push("", r.note);
   return out.join("\n");
 }
 

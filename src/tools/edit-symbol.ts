@@ -8,6 +8,7 @@ import { z } from "zod";
 import type { EditPlan } from "../edits/plan.js";
 import type { SymbolNode } from "../symbols/tree.js";
 import { dryRun } from "./common.js";
+import type { ChangedSymbol } from "./diagnostics-delta.js";
 import { commitPlan, editOutput, renderEditResult } from "./edit-result.js";
 import { resolveSymbol } from "./symbol-access.js";
 import { type SymbolSite, siteOf } from "./symbol-edits.js";
@@ -19,6 +20,8 @@ export interface SymbolEditToolSpec {
   description: string;
   bodyDescription: string;
   edit: (site: SymbolSite, node: SymbolNode, body: string) => TextEdit;
+  /** The edit changes the symbol itself (not only its neighbourhood): its callers join the delta. */
+  changesSymbol?: boolean;
 }
 
 export function symbolEditTool(spec: SymbolEditToolSpec) {
@@ -38,6 +41,7 @@ export function symbolEditTool(spec: SymbolEditToolSpec) {
       // Resolved against the text the server has now; when another edit lands on the file first,
       // commitPlan calls this again so the symbol is found anew in the new text (never written
       // over it: the writer compares the text under the file's lock).
+      let changed: ChangedSymbol | undefined;
       const makePlan = async (): Promise<EditPlan> => {
         const { file, node } = await resolveSymbol(
           ctx.project,
@@ -46,9 +50,14 @@ export function symbolEditTool(spec: SymbolEditToolSpec) {
           ctx.signal,
         );
         const edit = spec.edit(siteOf(file.doc.text, node, file.adapter.declarations), node, args.body);
+        changed = { session: file.session, uri: file.doc.uri, position: node.selectionRange.start };
         return [{ kind: "edit", path: file.path, edits: [edit], expectedText: file.doc.text }];
       };
-      return commitPlan(ctx, await makePlan(), args.dry_run, { tool: spec.name, recompute: makePlan });
+      return commitPlan(ctx, await makePlan(), args.dry_run, {
+        tool: spec.name,
+        recompute: makePlan,
+        ...(spec.changesSymbol ? { changedSymbols: () => (changed ? [changed] : []) } : {}),
+      });
     },
     render: renderEditResult,
   });

@@ -4,8 +4,16 @@ import type { EditPlan } from "../edits/plan.js";
 import { offsetAt, readTextFile } from "../edits/text.js";
 import { workspaceEditToPlan } from "../edits/workspace-edit.js";
 import { AppError } from "../errors.js";
+import {
+  askPerBatch,
+  outsideBatchSize,
+  type ReferenceScope,
+  referenceScope,
+  type ScopeQuery,
+} from "../project/reference-scope.js";
 import { dryRun } from "./common.js";
 import { commitPlan, editOutput, renderEditResult } from "./edit-result.js";
+import { renameLeftovers } from "./rename-leftovers.js";
 import { resolveSymbol } from "./symbol-access.js";
 import { defineTool, writes } from "./tool.js";
 
@@ -33,6 +41,15 @@ async function pinExpectedTexts(plan: EditPlan, oldName: string): Promise<void> 
   }
 }
 
+/** Files that mention the old name but were left out of the rename, said in the result. */
+function uncheckedRenames(scope: ReferenceScope): string | undefined {
+  const left = scope.outside.slice(outsideBatchSize).map((p) => p.rel);
+  if (left.length === 0) return scope.unchecked;
+  const listed = `${left.slice(0, 5).join(", ")}${left.length > 5 ? ", …" : ""}`;
+  const more = `${left.length} file${left.length === 1 ? "" : "s"} outside the symbol's project mention it and were not checked: ${listed}`;
+  return scope.unchecked ? `${more}; ${scope.unchecked}` : more;
+}
+
 export const renameSymbolTool = defineTool({
   name: "rename_symbol",
   title: "Rename symbol",
@@ -58,10 +75,23 @@ export const renameSymbolTool = defineTool({
     if (node.name === args.new_name) {
       throw new AppError("invalid_argument", `${node.namePath} is already called '${args.new_name}'.`);
     }
-    const edit = await file.session.request<WorkspaceEdit | null>(
-      "textDocument/rename",
-      { textDocument: { uri: file.doc.uri }, position: node.selectionRange.start, newName: args.new_name },
-      { signal: ctx.signal },
+    // The same files are renamed whatever earlier calls opened (tests, scripts outside every tsconfig).
+    const sq: ScopeQuery = {
+      project,
+      session: file.session,
+      adapter: file.adapter,
+      file: { abs: file.path.abs, uri: file.doc.uri },
+      name: node.name,
+      signal: ctx.signal,
+    };
+    const scope = await referenceScope(sq);
+    // One rename covers the files open at once; past one batch the rest are named, not renamed.
+    const [edit] = await askPerBatch(sq, scope.outside.slice(0, outsideBatchSize), () =>
+      file.session.request<WorkspaceEdit | null>(
+        "textDocument/rename",
+        { textDocument: { uri: file.doc.uri }, position: node.selectionRange.start, newName: args.new_name },
+        { signal: ctx.signal },
+      ),
     );
     if (!edit || (!edit.changes && !edit.documentChanges)) {
       throw new AppError(
@@ -71,7 +101,19 @@ export const renameSymbolTool = defineTool({
     }
     const plan = workspaceEditToPlan(edit, project.sandbox);
     await pinExpectedTexts(plan, node.name);
-    return commitPlan(ctx, plan, args.dry_run, { tool: "rename_symbol" });
+    const result = await commitPlan(ctx, plan, args.dry_run, { tool: "rename_symbol", wide: true });
+    const unchecked = uncheckedRenames(scope);
+    if (unchecked) result.note = `${result.note ? `${result.note} ` : ""}Not renamed there: ${unchecked}.`;
+    if (!result.applied) return result;
+    const touched = plan.flatMap((op) => (op.kind === "rename" ? [op.to] : [op.path]));
+    const { sites, total } = await renameLeftovers(project, touched, node.name, ctx.signal);
+    if (total > 0) {
+      result.possible_missed_sites = sites;
+      if (total > sites.length) {
+        result.note = `${result.note ? `${result.note} ` : ""}The old name is still written in ${total} places; the first ${sites.length} are listed (search_for_pattern finds the rest).`;
+      }
+    }
+    return result;
   },
   render: renderEditResult,
 });

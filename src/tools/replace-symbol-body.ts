@@ -9,4 +9,5 @@ export const replaceSymbolBodyTool = symbolEditTool({
   bodyDescription:
     "The new declaration, signature included; start it with a doc comment or attribute only to replace the existing ones",
   edit: replaceBodyEdit,
+  changesSymbol: true,
 });
