@@ -10,6 +10,7 @@ import { findReferencingSymbolsTool } from "./find-referencing-symbols.js";
 import { findSymbolTool } from "./find-symbol.js";
 import { getCurrentConfigTool } from "./get-current-config.js";
 import { getDiagnosticsForFileTool } from "./get-diagnostics-for-file.js";
+import { getProjectDiagnosticsTool } from "./get-project-diagnostics.js";
 import { getSymbolsOverviewTool } from "./get-symbols-overview.js";
 import { initialInstructionsTool } from "./initial-instructions.js";
 import { insertAfterSymbolTool } from "./insert-after-symbol.js";
@@ -50,6 +51,7 @@ export const allTools: readonly ToolDef[] = [
   safeDeleteSymbolTool,
   undoEditTool,
   getDiagnosticsForFileTool,
+  getProjectDiagnosticsTool,
   readFileTool,
   listDirTool,
   findFileTool,

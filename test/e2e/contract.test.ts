@@ -154,6 +154,7 @@ describe("contract: every tool through the SDK client, small and over budget", (
         "small",
       ),
       check("get_diagnostics_for_file", { relative_path: "src/money.ts" }, "small"),
+      check("get_project_diagnostics", { relative_path: "src/money.ts" }, "small"),
     ]);
     await Promise.all([
       check("get_symbols_overview", { relative_path: "src", depth: 1, max_answer_chars: 500 }, "truncated"),
@@ -174,6 +175,8 @@ describe("contract: every tool through the SDK client, small and over budget", (
       ),
       // 300 type errors: get_diagnostics_for_file has no max_answer_chars; the default budget applies.
       check("get_diagnostics_for_file", { relative_path: "src/generated/errors300.ts" }, "truncated"),
+      check("get_project_diagnostics", { max_answer_chars: 2000 }, "truncated"),
+      check("get_project_diagnostics", { relative_path: "no/such/dir" }, "error"),
       check(
         "find_symbol",
         { name_path_pattern: "NoSuchSymbolAnywhere", relative_path: "src/nope.ts" },
