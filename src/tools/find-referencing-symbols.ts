@@ -1,12 +1,17 @@
 import type { Location } from "vscode-languageserver-protocol";
 import { z } from "zod";
+import type { LanguageAdapter } from "../../language-servers/adapter.js";
 import type { LspSession } from "../lsp/session.js";
+import { pathToUri } from "../lsp/uri.js";
+import { answeringProject, type ProjectAnswer } from "../project/answering-project.js";
 import type { Project } from "../project/project.js";
+import { askPerBatch, referenceScope, type ScopeQuery } from "../project/reference-scope.js";
 import { checkKinds, kindNames } from "../symbols/kinds.js";
 import { symbolSchema, toSymbolResult } from "../symbols/result.js";
 import { containingSymbol, type SymbolNode } from "../symbols/tree.js";
 import { completeness, completenessOf, maxAnswerChars, plural, snippet } from "./common.js";
 import { FileViews, normalizeLocations, samePosition } from "./locations.js";
+import { projectFields, projectOutput } from "./project-fields.js";
 import { resolveSymbol } from "./symbol-access.js";
 import { defineTool, readOnly } from "./tool.js";
 
@@ -23,6 +28,11 @@ const referenceSchema = z.object({
     })
     .nullable(),
   snippet: z.string().optional(),
+  project: z
+    .string()
+    .nullable()
+    .optional()
+    .describe("the project this site was found in, when not the symbol's own (null: in no project)"),
   secret: z
     .literal(true)
     .optional()
@@ -33,26 +43,92 @@ export type Reference = z.infer<typeof referenceSchema>;
 export interface ReferenceQuery {
   project: Project;
   session: LspSession;
+  adapter: LanguageAdapter;
   uri: string;
+  /** The defining file. */
+  abs: string;
   node: SymbolNode;
   contextLines: number;
   signal?: AbortSignal;
 }
 
-/** Every reference to a symbol, declaration excluded, in path/line order. */
-export async function collectReferences(q: ReferenceQuery): Promise<Reference[]> {
-  const raw = await q.session.request<Location[] | null>(
-    "textDocument/references",
-    {
-      textDocument: { uri: q.uri },
-      position: q.node.selectionRange.start,
-      context: { includeDeclaration: false },
-    },
-    q.signal ? { signal: q.signal } : {},
-  );
+export interface ReferenceAnswer {
+  /** In path/line order. */
+  references: Reference[];
+  /** The defining file's project; absent when the adapter cannot tell. */
+  project?: ProjectAnswer;
+  /** Set when files that may reference the symbol were not checked. */
+  incompleteReason?: string;
+}
+
+/**
+ * Every reference to a symbol, declaration excluded. The answer depends on the disk only, not on
+ * what earlier calls opened (see `referenceScope`), and each site outside the defining
+ * file's project says which project it came from.
+ */
+export async function collectReferences(q: ReferenceQuery): Promise<ReferenceAnswer> {
+  const sq: ScopeQuery = {
+    project: q.project,
+    session: q.session,
+    adapter: q.adapter,
+    file: { abs: q.abs, uri: q.uri },
+    name: q.node.name,
+    ...(q.signal ? { signal: q.signal } : {}),
+  };
+  const prepared = await referenceScope(sq);
+  const scope = prepared.scope;
+  const incompleteReason = prepared.unchecked;
+  const ask = (file: { abs: string; uri: string }) =>
+    answeringProject({
+      sandbox: q.project.sandbox,
+      adapter: q.adapter,
+      server: q.session,
+      file,
+      log: q.project.log,
+      ...(q.signal ? { signal: q.signal } : {}),
+    });
+  /** A site file's project when not the defining file's own (undefined: it is, or unknown). */
+  const otherProject = (file: { abs: string; uri: string }) =>
+    ask(file).then((a) => (a && scope && a.project !== scope.project ? a.project : undefined));
+  const projects = new Map<string, Promise<string | null | undefined>>();
+  const batches = await askPerBatch(sq, prepared.outside, async (batch) => {
+    for (const path of batch) {
+      const known = otherProject({ abs: path.abs, uri: pathToUri(path.abs) });
+      projects.set(path.rel, known);
+      await known;
+    }
+    return q.session.request<Location[] | null>(
+      "textDocument/references",
+      {
+        textDocument: { uri: q.uri },
+        position: q.node.selectionRange.start,
+        context: { includeDeclaration: false },
+      },
+      q.signal ? { signal: q.signal } : {},
+    );
+  });
+  // Batches overlap (the defining project's sites come back every time): one site, once.
+  const seen = new Set<string>();
+  const raw = batches
+    .flatMap((b) => normalizeLocations(b))
+    .filter((l) => {
+      const key = `${l.uri}:${l.range.start.line}:${l.range.start.character}`;
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
   const views = new FileViews(q.project, q.signal);
+  const projectOf = (rel: string, abs: string, uri: string): Promise<string | null | undefined> => {
+    if (scope === undefined || scope.files?.has(rel)) return Promise.resolve(undefined);
+    let p = projects.get(rel);
+    if (!p) {
+      p = otherProject({ abs, uri });
+      projects.set(rel, p);
+    }
+    return p;
+  };
   const refs: Reference[] = [];
-  for (const loc of normalizeLocations(raw)) {
+  for (const loc of raw) {
     const where = q.project.sandbox.fromUri(loc.uri);
     if (where.kind === "outside") continue;
     if (loc.uri === q.uri && samePosition(loc.range.start, q.node.selectionRange.start)) continue;
@@ -70,6 +146,7 @@ export async function collectReferences(q: ReferenceQuery): Promise<Reference[]>
     const path = where.path;
     const view = await views.get(path);
     const container = view.roots ? containingSymbol(view.roots, loc.range.start) : null;
+    const project = await projectOf(path.rel, path.abs, loc.uri);
     refs.push({
       relative_path: path.rel,
       line: loc.range.start.line + 1,
@@ -83,11 +160,17 @@ export async function collectReferences(q: ReferenceQuery): Promise<Reference[]>
           }
         : null,
       snippet: snippet(view.lines, loc.range.start.line, q.contextLines),
+      ...(project !== undefined ? { project } : {}),
     });
   }
-  return refs.sort(
+  const references = refs.sort(
     (a, b) => a.relative_path.localeCompare(b.relative_path) || a.line - b.line || a.column - b.column,
   );
+  return {
+    references,
+    ...(scope ? { project: scope } : {}),
+    ...(incompleteReason ? { incompleteReason } : {}),
+  };
 }
 
 export const findReferencingSymbolsTool = defineTool({
@@ -106,7 +189,7 @@ export const findReferencingSymbolsTool = defineTool({
     context_lines: z.number().int().min(0).max(20).default(1),
     max_answer_chars: maxAnswerChars,
   },
-  output: { symbol: symbolSchema, references: z.array(referenceSchema), ...completeness },
+  output: { symbol: symbolSchema, references: z.array(referenceSchema), ...projectFields, ...completeness },
   annotations: readOnly,
   narrowHint: "Lower context_lines, or filter with include_kinds / exclude_kinds.",
   shrink: [
@@ -118,15 +201,17 @@ export const findReferencingSymbolsTool = defineTool({
     const include = checkKinds(args.include_kinds, "include_kinds");
     const exclude = checkKinds(args.exclude_kinds, "exclude_kinds");
     const { file, node } = await resolveSymbol(project, args.relative_path, args.name_path, ctx.signal);
-    const all = await collectReferences({
+    const answer = await collectReferences({
       project,
       session: file.session,
+      adapter: file.adapter,
       uri: file.doc.uri,
+      abs: file.path.abs,
       node,
       contextLines: args.context_lines,
       signal: ctx.signal,
     });
-    const references = all.filter((r) => {
+    const references = answer.references.filter((r) => {
       const kind = r.containing_symbol?.kind;
       if (include.size > 0 && (kind === undefined || !include.has(kind))) return false;
       return kind === undefined || !exclude.has(kind);
@@ -134,13 +219,18 @@ export const findReferencingSymbolsTool = defineTool({
     return {
       symbol: toSymbolResult(node, file.path.rel, { depth: 0 }),
       references,
-      ...completenessOf(file.session),
+      ...projectOutput(answer.project),
+      ...(answer.incompleteReason
+        ? { complete: false, incomplete_reason: answer.incompleteReason }
+        : completenessOf(file.session)),
     };
   },
   render(r) {
-    const head = `${plural(r.references.length, "reference")} to ${r.symbol.name_path} (${r.symbol.relative_path}:${r.symbol.start_line})${r.complete ? "" : ` — incomplete: ${r.incomplete_reason}`}`;
+    const from = r.project === undefined ? "" : ` [project: ${r.project ?? "none"}]`;
+    const head = `${plural(r.references.length, "reference")} to ${r.symbol.name_path} (${r.symbol.relative_path}:${r.symbol.start_line})${from}${r.complete ? "" : ` — incomplete: ${r.incomplete_reason}`}${r.project_note ? `\n(${r.project_note})` : ""}`;
     const body = r.references.map((ref) => {
-      const where = `${ref.relative_path}:${ref.line}:${ref.column}`;
+      const other = ref.project === undefined ? "" : ` [project: ${ref.project ?? "none"}]`;
+      const where = `${ref.relative_path}:${ref.line}:${ref.column}${other}`;
       const inside = ref.containing_symbol
         ? ` in ${ref.containing_symbol.name_path} [${ref.containing_symbol.kind}]`
         : ref.secret

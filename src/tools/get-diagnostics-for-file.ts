@@ -1,6 +1,8 @@
 import { z } from "zod";
+import { answeringProject } from "../project/answering-project.js";
 import { completeness, plural } from "./common.js";
 import { diagnosticSchema, severities, toDiagnostic } from "./diagnostic.js";
+import { projectFields, projectOutput } from "./project-fields.js";
 import { fileSymbols } from "./symbol-access.js";
 import { defineTool, readOnly } from "./tool.js";
 
@@ -27,7 +29,12 @@ export const getDiagnosticsForFileTool = defineTool({
       .optional()
       .describe("Only diagnostics that start on or before this 1-based line"),
   },
-  output: { relative_path: z.string(), diagnostics: z.array(diagnosticSchema), ...completeness },
+  output: {
+    relative_path: z.string(),
+    diagnostics: z.array(diagnosticSchema),
+    ...projectFields,
+    ...completeness,
+  },
   annotations: readOnly,
   narrowHint:
     "Not all diagnostics fit in one answer; ask for fewer with min_severity: 'error' or a start_line/end_line range.",
@@ -43,15 +50,26 @@ export const getDiagnosticsForFileTool = defineTool({
       .filter((d) => args.start_line === undefined || d.end_line >= args.start_line)
       .filter((d) => args.end_line === undefined || d.line <= args.end_line)
       .sort((a, b) => a.line - b.line || a.column - b.column);
+    // Which tsconfig / Cargo package checked the file: a file in none is checked with defaults.
+    const answered = await answeringProject({
+      sandbox: project.sandbox,
+      adapter: file.adapter,
+      server: file.session,
+      file: { abs: path.abs, uri: file.doc.uri },
+      log: project.log,
+      signal: ctx.signal,
+    });
     return {
       relative_path: path.rel,
       diagnostics,
+      ...projectOutput(answered),
       complete: result.complete,
       ...(result.incompleteReason ? { incomplete_reason: result.incompleteReason } : {}),
     };
   },
   render(r) {
-    const head = `${r.relative_path}: ${plural(r.diagnostics.length, "diagnostic")}${r.complete ? "" : ` (incomplete: ${r.incomplete_reason})`}`;
+    const from = r.project === undefined ? "" : ` [project: ${r.project ?? "none"}]`;
+    const head = `${r.relative_path}: ${plural(r.diagnostics.length, "diagnostic")}${from}${r.complete ? "" : ` (incomplete: ${r.incomplete_reason})`}${r.project_note ? `\n(${r.project_note})` : ""}`;
     return [
       head,
       ...r.diagnostics.map(

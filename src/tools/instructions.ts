@@ -26,6 +26,8 @@ relevant ones with read_memory before exploring; if there are none, call onboard
   or any change that touches several files.
 - replace_content edits text smaller than a declaration (literal or regex); create_text_file writes new files.
 - After an edit, get_diagnostics_for_file shows the compiler's view of the file as it is on disk now.
+- After a rename or a signature change, get_project_diagnostics runs the compiler over the whole project (tsc,
+  cargo check); an edit's diagnostics_delta covers only the files it lists in checked_files.
 
 ## Memories
 - Memories are markdown notes that persist across sessions, one file per memory in the project's memory folder

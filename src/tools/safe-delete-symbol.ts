@@ -23,14 +23,17 @@ export const safeDeleteSymbolTool = defineTool({
   async run(args, ctx) {
     const project = ctx.project;
     const { file, node } = await resolveSymbol(project, args.relative_path, args.name_path, ctx.signal);
-    const refs = await collectReferences({
+    const answer = await collectReferences({
       project,
       session: file.session,
+      adapter: file.adapter,
       uri: file.doc.uri,
+      abs: file.path.abs,
       node,
       contextLines: 0,
       signal: ctx.signal,
     });
+    const refs = answer.references;
     const { start, end } = node.range;
     const outside = refs.filter(
       (r) => r.relative_path !== file.path.rel || r.line - 1 < start.line || r.line - 1 > end.line,
@@ -47,6 +50,14 @@ export const safeDeleteSymbolTool = defineTool({
         "symbol_in_use",
         `${node.namePath} is still used in ${outside.length} place${outside.length === 1 ? "" : "s"}: ${listed}${outside.length > 20 ? ", …" : ""}. Remove or change those usages first (find_referencing_symbols shows them with context), then call safe_delete_symbol again.`,
         { references: outside.map((r) => ({ relative_path: r.relative_path, line: r.line })) },
+      );
+    }
+    if (answer.incompleteReason) {
+      // No reference found, but not every file that names the symbol was checked: deleting could
+      // break one of those.
+      throw new AppError(
+        "symbol_in_use",
+        `${node.namePath} may still be used: ${answer.incompleteReason}. Check those files (search_for_pattern), then delete the declaration with replace_content if it is unused.`,
       );
     }
     const plan: EditPlan = [

@@ -1,0 +1,53 @@
+/**
+ * A bounded text pre-scan: the files of one language, outside a given set, that mention a name as a
+ * whole word. A server that answers from the projects it happens to have loaded (tsserver adds an
+ * inferred project for every opened file outside a tsconfig) gives answers that depend on what was
+ * opened before; opening every file that could hold a reference first makes the answer depend on
+ * the disk only — a file that never names the symbol cannot reference it (aliases aside).
+ */
+import type { LanguageAdapter } from "../../language-servers/adapter.js";
+import type { CheckedPath } from "../security/sandbox.js";
+import { readProjectText } from "../text/read.js";
+import { walkFiles } from "./ignore.js";
+import type { Project } from "./project.js";
+
+/** Files read at most per scan; past it the scan stops and says so. */
+export const maxScannedFiles = 5_000;
+
+export interface Mentions {
+  /** In path order. */
+  files: CheckedPath[];
+  /** Set when the scan hit `maxScannedFiles` before the end of the tree. */
+  stopped?: { scanned: number };
+}
+
+export async function filesMentioning(
+  project: Project,
+  adapter: LanguageAdapter,
+  name: string,
+  skip: ReadonlySet<string>,
+  signal?: AbortSignal,
+): Promise<Mentions> {
+  const word = new RegExp(`(?<![\\w$])${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\w$])`);
+  const mint = project.sandbox.walker(project.sandbox.resolve("."));
+  const files: CheckedPath[] = [];
+  let scanned = 0;
+  for await (const entry of walkFiles(project.root, ".", project.ignore, {
+    skipIgnored: true,
+    ...(signal ? { signal } : {}),
+  })) {
+    if (entry.isDir || skip.has(entry.rel)) continue;
+    if (project.pool.adapterForPath(entry.rel)?.id !== adapter.id) continue;
+    // Secret files get no checked path: never read, never opened.
+    const path = mint(entry.rel);
+    if (!path) continue;
+    if (scanned >= maxScannedFiles) return { files, stopped: { scanned } };
+    scanned++;
+    const text = await readProjectText(path.abs, path.rel).then(
+      (f) => f.text,
+      () => "",
+    );
+    if (word.test(text)) files.push(path);
+  }
+  return { files };
+}
