@@ -4,10 +4,9 @@
  * a moment before the call (also in a brand-new file), and fixing it on disk clears it.
  */
 import { strict as assert } from "node:assert";
-import { execFileSync } from "node:child_process";
 import { after, before, describe, it } from "node:test";
 import { lineOf, lineText } from "../helpers/anchors.js";
-import { readText, type TempProject } from "../helpers/fixtures.js";
+import { readText, type TempProject, writeFromAnotherProcess } from "../helpers/fixtures.js";
 import {
   callOk,
   type Diagnostic,
@@ -21,16 +20,6 @@ interface DiagResult {
   relative_path: string;
   diagnostics: Diagnostic[];
   complete: boolean;
-}
-
-/** Writes a file from a separate OS process, the way an editor or a build tool would. */
-function writeFromAnotherProcess(path: string, content: string): void {
-  execFileSync(process.execPath, [
-    "-e",
-    "require('node:fs').writeFileSync(process.argv[1], process.argv[2])",
-    path,
-    content,
-  ]);
 }
 
 describe("get_diagnostics_for_file (e2e, typescript-language-server)", () => {

@@ -7,11 +7,10 @@
  * must say `complete: false`, never a stale `complete: true` without the error.
  */
 import { strict as assert } from "node:assert";
-import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { lineOf } from "../helpers/anchors.js";
-import { copyFixture, readText, type TempProject } from "../helpers/fixtures.js";
+import { copyFixture, readText, type TempProject, writeFromAnotherProcess } from "../helpers/fixtures.js";
 import { callOk, type Diagnostic, type ScalpelHandle, startScalpel } from "../helpers/mcp.js";
 import { rustAnalyzerMissing } from "../helpers/servers.js";
 
@@ -22,15 +21,6 @@ interface DiagResult {
   diagnostics: Diagnostic[];
   complete: boolean;
   incomplete_reason?: string;
-}
-
-function writeFromAnotherProcess(path: string, content: string): void {
-  execFileSync(process.execPath, [
-    "-e",
-    "require('node:fs').writeFileSync(process.argv[1], process.argv[2])",
-    path,
-    content,
-  ]);
 }
 
 describe("fresh diagnostics after outside changes (e2e, rust-analyzer)", { skip: skip ?? false }, () => {

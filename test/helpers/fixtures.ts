@@ -2,7 +2,7 @@
  * Fixture projects for the e2e tests. Tests never touch `test/fixtures/` in place: each test file
  * copies a fixture into a fresh temporary directory and removes it afterwards.
  */
-import { spawnSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import {
   cp,
@@ -270,4 +270,14 @@ export function siteKeys(
   sites: ReadonlyArray<{ relative_path: string; line: number; column: number }>,
 ): string[] {
   return sites.map((s) => `${s.relative_path}:${s.line}:${s.column}`).sort();
+}
+
+/** Writes a file from a separate OS process, the way an editor, a formatter or git would. */
+export function writeFromAnotherProcess(path: string, content: string): void {
+  execFileSync(process.execPath, [
+    "-e",
+    "require('node:fs').writeFileSync(process.argv[1], process.argv[2])",
+    path,
+    content,
+  ]);
 }

@@ -4,7 +4,6 @@
 // the bound and then says it is incomplete, naming the file; once the writes stop, the next answer
 // is complete and reflects the last write. Real tsserver through LspSession, with the project watcher.
 import * as assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,21 +11,13 @@ import { after, before, test } from "node:test";
 import { typescriptAdapter } from "../../language-servers/typescript.js";
 import { log } from "../../src/log.js";
 import { LspSession } from "../../src/lsp/session.js";
+import { writeFromAnotherProcess } from "../helpers/fixtures.js";
 
 let root: string;
 let session: LspSession;
 let writesDuringCheck = false;
 let checks = 0;
 const file = (name: string) => join(root, "src", name);
-
-function writeFromAnotherProcess(path: string, content: string): void {
-  execFileSync(process.execPath, [
-    "-e",
-    "require('node:fs').writeFileSync(process.argv[1], process.argv[2])",
-    path,
-    content,
-  ]);
-}
 
 before(() => {
   root = realpathSync(mkdtempSync(join(tmpdir(), "scalpel-settled-")));
