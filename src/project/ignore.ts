@@ -1,43 +1,60 @@
 /**
- * Which paths listing and searching tools skip: build output and dependency folders that are never
- * worth an agent's budget, the root and nested `.gitignore` files, and patterns from project config.
+ * Which paths listing and searching tools skip: what the repository itself ignores (root and nested
+ * `.gitignore` and `.ignore` files, `.git/info/exclude`), patterns from project config, dependency
+ * folders, and a language's output folders only where they are outputs: a folder an adapter's
+ * manifest next to it names as its output (`target/` beside `Cargo.toml`, a tsconfig `outDir`). A
+ * tracked `build/` holding sources is searched like any other folder (date-fns `scripts/build/`).
  */
 import type { Dirent } from "node:fs";
 import { readFileSync, statSync } from "node:fs";
 import { opendir, realpath, stat } from "node:fs/promises";
-import { join, relative, sep } from "node:path";
+import { join, posix, relative, sep } from "node:path";
 import ignore, { type Ignore } from "ignore";
+import type { OutputDirs } from "../../language-servers/adapter.js";
+import { adapters } from "../../language-servers/index.js";
 
-/** Directory names skipped at any depth. */
-export const alwaysIgnoredDirs: ReadonlySet<string> = new Set([
-  ".git",
-  "node_modules",
-  "target",
-  ".dart_tool",
-  "build",
-  "dist",
-]);
+/** Directory names skipped at any depth: version control and installed dependencies, never sources. */
+export const alwaysIgnoredDirs: ReadonlySet<string> = new Set([".git", "node_modules"]);
 /** Project-relative directories skipped. */
 const alwaysIgnoredPaths: readonly string[] = [".scalpel/cache"];
+/** The ignore files read in every directory; later ones take precedence, as in ripgrep. */
+const ignoreFiles: readonly string[] = [".gitignore", ".ignore"];
 
-/** How long a parsed `.gitignore` is trusted before its mtime is checked again. */
+/** Every built-in adapter's output folders; declared servers' `ignored_dirs` arrive as patterns. */
+const builtInOutputs: readonly OutputDirs[] = adapters.flatMap((a) => (a.outputs ? [a.outputs] : []));
+
+/** How long a directory's parsed rules are trusted before their files' mtimes are checked again. */
 const recheckMs = 2000;
 
-interface GitignoreEntry {
+/** What one directory contributes: its ignore patterns and the output folders its manifests name. */
+interface DirRules {
   ig: Ignore | null;
-  mtimeMs: number;
+  /** Project-relative paths of output folders declared by manifests in this directory. */
+  outputs: ReadonlySet<string>;
+}
+
+interface DirEntry extends DirRules {
+  /** The mtimes of every file read, joined: a change to any of them re-reads the directory. */
+  stamp: string;
   checkedAt: number;
 }
 
 export class IgnoreRules {
   private readonly extra: Ignore;
-  private readonly cache = new Map<string, GitignoreEntry>();
+  private readonly cache = new Map<string, DirEntry>();
+  private readonly manifests: readonly string[];
 
+  /**
+   * @param outputs the adapters' output-folder declarations: a folder is hidden as build output
+   *   only when a manifest beside (or above) it names it.
+   */
   constructor(
     readonly root: string,
     extraPatterns: string[],
+    private readonly outputs: readonly OutputDirs[] = builtInOutputs,
   ) {
     this.extra = ignore().add(extraPatterns);
+    this.manifests = [...new Set(outputs.flatMap((o) => o.manifests))];
   }
 
   isIgnored(rel: string, isDir: boolean): boolean {
@@ -51,7 +68,7 @@ export class IgnoreRules {
     return false;
   }
 
-  /** Drops cached `.gitignore` files, e.g. after scalpel itself wrote one. */
+  /** Drops cached ignore files and manifests, e.g. after scalpel itself wrote one. */
   refresh(): void {
     this.cache.clear();
   }
@@ -64,55 +81,75 @@ export class IgnoreRules {
     if (isDir && alwaysIgnoredPaths.includes(path)) return true;
     const probe = isDir ? `${path}/` : path;
     if (this.extra.ignores(probe)) return true;
-    // Deeper .gitignore files override shallower ones, as in git.
+    // Deeper ignore files override shallower ones, as in git.
     let ignored = false;
     for (let d = 0; d < n; d++) {
-      const ig = this.gitignoreOf(segments.slice(0, d).join("/"));
-      if (!ig) continue;
+      const rules = this.rulesOf(segments.slice(0, d).join("/"));
+      if (isDir && rules.outputs.has(path)) return true;
+      if (!rules.ig) continue;
       const sub = segments.slice(d, n).join("/");
-      const r = ig.test(isDir ? `${sub}/` : sub);
+      const r = rules.ig.test(isDir ? `${sub}/` : sub);
       if (r.ignored) ignored = true;
       else if (r.unignored) ignored = false;
     }
     return ignored;
   }
 
-  private gitignoreOf(dirRel: string): Ignore | null {
+  private rulesOf(dirRel: string): DirRules {
     const now = Date.now();
     const hit = this.cache.get(dirRel);
-    if (hit && now - hit.checkedAt < recheckMs) return hit.ig;
-    const file = join(this.root, dirRel, ".gitignore");
-    let mtimeMs = -1;
-    try {
-      mtimeMs = statSync(file).mtimeMs;
-    } catch {
-      // No .gitignore here.
-    }
-    if (hit && hit.mtimeMs === mtimeMs) {
+    if (hit && now - hit.checkedAt < recheckMs) return hit;
+    const names = [...ignoreFiles, ...this.manifests];
+    const mtimes = names.map((n) => mtimeOf(join(this.root, dirRel, n)));
+    const stamp = mtimes.join(",");
+    if (hit && hit.stamp === stamp) {
       hit.checkedAt = now;
-      return hit.ig;
+      return hit;
     }
     let ig: Ignore | null = null;
-    if (mtimeMs >= 0) {
-      try {
-        ig = ignore().add(readFileSync(file, "utf8"));
-      } catch {
-        ig = null;
-      }
+    for (const [i, file] of ignoreFiles.entries()) {
+      const text = mtimes[i]! < 0 ? null : readText(join(this.root, dirRel, file));
+      if (text !== null) ig = (ig ?? ignore()).add(text);
     }
     if (dirRel === "") ig = withGitExclude(this.root, ig);
-    this.cache.set(dirRel, { ig, mtimeMs, checkedAt: now });
-    return ig;
+    const outputs = new Set<string>();
+    for (const decl of this.outputs) {
+      for (const manifest of decl.manifests) {
+        if (mtimes[names.indexOf(manifest)]! < 0) continue;
+        const text = readText(join(this.root, dirRel, manifest));
+        if (text === null) continue;
+        for (const dir of decl.dirs(text)) {
+          const out = posix.normalize(posix.join(dirRel || ".", dir)).replace(/\/+$/, "");
+          // An output outside the root, or the root itself, hides nothing.
+          if (out !== "." && out !== ".." && !out.startsWith("../") && !out.startsWith("/")) outputs.add(out);
+        }
+      }
+    }
+    const entry: DirEntry = { ig, outputs, stamp, checkedAt: now };
+    this.cache.set(dirRel, entry);
+    return entry;
+  }
+}
+
+function mtimeOf(abs: string): number {
+  try {
+    return statSync(abs).mtimeMs;
+  } catch {
+    return -1;
+  }
+}
+
+function readText(abs: string): string | null {
+  try {
+    return readFileSync(abs, "utf8");
+  } catch {
+    return null;
   }
 }
 
 function withGitExclude(root: string, ig: Ignore | null): Ignore | null {
-  let text: string;
-  try {
-    text = readFileSync(join(root, ".git", "info", "exclude"), "utf8");
-  } catch {
-    return ig;
-  }
+  const text = readText(join(root, ".git", "info", "exclude"));
+  if (text === null) return ig;
   // Exclude rules rank below .gitignore rules, so they go first.
   return ignore()
     .add(text)

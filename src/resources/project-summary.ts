@@ -17,6 +17,9 @@ export interface ProjectSummary {
   build_files?: string[];
   entry_points?: string[];
   commands?: string[];
+  /** e.g. `pnpm (pnpm-lock.yaml)`; absent without a package.json. */
+  package_manager?: string;
+  workspaces?: string[];
   hint?: string;
 }
 
@@ -47,6 +50,8 @@ export async function projectSummary(workspace: Workspace): Promise<ProjectSumma
     build_files: facts.manifests,
     entry_points: facts.entryPoints,
     commands: facts.commands,
+    ...(facts.packageManager ? { package_manager: facts.packageManager } : {}),
+    ...(facts.workspaces.length > 0 ? { workspaces: facts.workspaces } : {}),
   };
 }
 

@@ -1,9 +1,12 @@
 import { readdir } from "node:fs/promises";
+import { extname } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
+import { adapters } from "../../language-servers/index.js";
 import { readTextFile } from "../edits/text.js";
 import { memoryStoreOf } from "../memory/store.js";
 import type { Project } from "../project/project.js";
+import { nodeFacts, type ProjectTree } from "./onboarding-npm.js";
 import { defineTool, readOnly } from "./tool.js";
 
 /** The memories onboarding asks for, with what each should hold. */
@@ -30,15 +33,24 @@ export interface ProjectFacts {
   manifests: string[];
   readme: string | null;
   entryPoints: string[];
-  /** Commands with where they come from, e.g. `npm test` (package.json: node test/run.mjs). */
+  /** Commands with where they come from, e.g. `pnpm test` (package.json: vitest run). */
   commands: string[];
+  /** The JavaScript package manager and what says so, e.g. `pnpm (pnpm-lock.yaml)`. */
+  packageManager: string | null;
+  /** Workspace package directories. */
+  workspaces: string[];
+  /**
+   * A small source file worth a full get_symbols_overview: an entry point or a file under the
+   * source folders, in a language scalpel serves. A folder's overview comes back as counts.
+   */
+  overviewFile: string | null;
   /** CI configuration files. */
   ci: string[];
 }
 
 const maxManifestBytes = 512 * 1024;
 
-/** A root-level text file through the sandbox, or null when it is missing, secret, unsafe or too big. */
+/** A project text file through the sandbox, or null when it is missing, secret, unsafe or too big. */
 async function readRootFile(project: Project, rel: string): Promise<string | null> {
   try {
     const path = project.sandbox.resolve(rel, { mustExist: true, kind: "file" });
@@ -49,6 +61,61 @@ async function readRootFile(project: Project, rel: string): Promise<string | nul
   }
 }
 
+/** Root-relative view for manifest readers: only visible (existing, not ignored, not secret) paths. */
+function treeOf(project: Project): ProjectTree {
+  const visible = (rel: string, dir: boolean) => !project.ignore.isIgnored(rel, dir);
+  return {
+    async isFile(rel) {
+      try {
+        project.sandbox.resolve(rel, { mustExist: true, kind: "file" });
+        return visible(rel, false);
+      } catch {
+        return false;
+      }
+    },
+    read: (rel) => (visible(rel, false) ? readRootFile(project, rel) : Promise.resolve(null)),
+    async dirs(rel) {
+      const base = rel === "." || rel === "" ? "" : `${rel}/`;
+      return (await listNames(project, rel))
+        .filter((e) => e.dir && visible(`${base}${e.name}`, true))
+        .map((e) => e.name)
+        .sort();
+    },
+  };
+}
+
+/** Bigger files get counts instead of a symbol list within the default answer budget. */
+const maxOverviewBytes = 30_000;
+
+async function smallSourceFile(project: Project, rel: string): Promise<boolean> {
+  if (!codeExtensions.has(extname(rel).toLowerCase())) return false;
+  try {
+    const { text } = await readTextFile(
+      project.sandbox.resolve(rel, { mustExist: true, kind: "file" }).abs,
+      rel,
+    );
+    return (
+      text.length <= maxOverviewBytes && declaresSomething(text) && !project.ignore.isIgnored(rel, false)
+    );
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * False for a barrel of re-exports and imports only: its overview is empty (date-fns `src/index.ts`
+ * is 250 lines of `export * from`), so it is a poor first call.
+ */
+function declaresSomething(text: string): boolean {
+  const code = text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\s*(\/\/|#).*$/gm, "");
+  const statements = code.split(/;|\n(?=\s*(?:export|import)\b)/).map((st) => st.trim());
+  return statements.some(
+    (st) => st !== "" && !/^(export|import)\b[\s\S]*\bfrom\s*["'][^"']+["']$|^import\s*["']/.test(st),
+  );
+}
+
+const codeExtensions: ReadonlySet<string> = new Set(adapters.flatMap((a) => a.extensions));
+
 async function listNames(project: Project, rel: string): Promise<Array<{ name: string; dir: boolean }>> {
   try {
     // Names only: a secret file's name may be shown (an agent should know `.env` exists).
@@ -57,32 +124,6 @@ async function listNames(project: Project, rel: string): Promise<Array<{ name: s
     return entries.map((e) => ({ name: e.name, dir: e.isDirectory() }));
   } catch {
     return [];
-  }
-}
-
-function fromPackageJson(text: string, facts: ProjectFacts): void {
-  let pkg: Record<string, unknown>;
-  try {
-    pkg = JSON.parse(text) as Record<string, unknown>;
-  } catch {
-    return;
-  }
-  const str = (v: unknown) => (typeof v === "string" ? [v] : []);
-  facts.entryPoints.push(...str(pkg.main).map((p) => `${p} (package.json main)`));
-  facts.entryPoints.push(...str(pkg.module).map((p) => `${p} (package.json module)`));
-  if (typeof pkg.bin === "string") facts.entryPoints.push(`${pkg.bin} (package.json bin)`);
-  else if (pkg.bin && typeof pkg.bin === "object") {
-    for (const [cmd, file] of Object.entries(pkg.bin)) {
-      if (typeof file === "string") facts.entryPoints.push(`${file} (package.json bin '${cmd}')`);
-    }
-  }
-  if (typeof pkg.exports === "string") facts.entryPoints.push(`${pkg.exports} (package.json exports)`);
-  const scripts = pkg.scripts && typeof pkg.scripts === "object" ? Object.entries(pkg.scripts) : [];
-  // npm's own shortcuts for the scripts that have them.
-  const short = new Set(["test", "start"]);
-  for (const [name, cmd] of scripts.slice(0, 25)) {
-    if (typeof cmd !== "string") continue;
-    facts.commands.push(`${short.has(name) ? `npm ${name}` : `npm run ${name}`} (package.json: ${cmd})`);
   }
 }
 
@@ -140,6 +181,9 @@ export async function projectFacts(project: Project, languages: readonly string[
     readme: null,
     entryPoints: [],
     commands: [],
+    packageManager: null,
+    workspaces: [],
+    overviewFile: null,
     ci: [],
   };
   const top = await listNames(project, ".");
@@ -158,10 +202,17 @@ export async function projectFacts(project: Project, languages: readonly string[
     .filter((e) => !e.dir && e.name.endsWith(".dart"))
     .map((e) => e.name);
 
-  const pkg = await readRootFile(project, "package.json");
-  if (pkg !== null) {
+  const node = await nodeFacts(treeOf(project));
+  if (node !== null) {
     facts.manifests.push("package.json");
-    fromPackageJson(pkg, facts);
+    facts.entryPoints.push(...node.entryPoints);
+    facts.commands.push(...node.commands);
+    facts.packageManager = `${node.packageManager}${node.packageManagerFrom ? ` (${node.packageManagerFrom})` : " (no lockfile)"}`;
+    facts.workspaces = node.workspaces;
+    if (node.packageManagerFrom && !node.packageManagerFrom.startsWith("package.json")) {
+      facts.manifests.push(node.packageManagerFrom);
+    }
+    if (await treeOf(project).isFile("pnpm-workspace.yaml")) facts.manifests.push("pnpm-workspace.yaml");
   }
   const cargo = await readRootFile(project, "Cargo.toml");
   if (cargo !== null) {
@@ -179,6 +230,8 @@ export async function projectFacts(project: Project, languages: readonly string[
   const make = facts.manifests.includes("Makefile") ? await readRootFile(project, "Makefile") : null;
   if (make !== null) fromMakefile(make, facts);
 
+  facts.overviewFile = await overviewFileOf(project, facts.entryPoints, files);
+
   for (const e of await listNames(project, ".github/workflows")) {
     if (!e.dir && /\.ya?ml$/.test(e.name)) facts.ci.push(`.github/workflows/${e.name}`);
   }
@@ -186,6 +239,18 @@ export async function projectFacts(project: Project, languages: readonly string[
     if (top.some((e) => e.name === name)) facts.ci.push(name);
   }
   return facts;
+}
+
+/** The first entry point, else the first file under src/ or lib/, that is small source code. */
+async function overviewFileOf(
+  project: Project,
+  entryPoints: readonly string[],
+  files: ReadonlySet<string>,
+): Promise<string | null> {
+  // Entry points read `path (where it comes from)`; workspace members list is not a path.
+  const candidates = [...entryPoints.map((e) => e.split(" ")[0] ?? ""), ...[...files].sort()];
+  for (const rel of candidates) if (await smallSourceFile(project, rel)) return rel;
+  return null;
 }
 
 /** The onboarding text: facts, an exploration plan, and the memories to write. */
@@ -205,6 +270,8 @@ export async function onboardingInstructions(
   add("Languages with a language server", facts.languages);
   add("Top level", facts.topLevel);
   add("Build files", facts.manifests);
+  if (facts.packageManager) seen.push(`- Package manager: ${facts.packageManager}`);
+  add("Workspace packages", facts.workspaces);
   add("Entry points", facts.entryPoints);
   add("CI configuration", facts.ci);
   if (facts.readme) seen.push(`- README: ${facts.readme}`);
@@ -233,7 +300,9 @@ export async function onboardingInstructions(
     "",
     "Explore, in this order:",
     `1. ${facts.readme ? `read_file '${facts.readme}'` : "list_dir on the root"}, then list_dir on ${overviewTargets}.`,
-    `2. get_symbols_overview on ${overviewTargets} (depth 0), then on the central files (depth 1).`,
+    facts.overviewFile
+      ? `2. get_symbols_overview on '${facts.overviewFile}' (a file: a folder's overview is only counts), then on the central files it leads to.`
+      : "2. get_symbols_overview on the central files you found (a file: a folder's overview is only counts).",
     `3. find_symbol with include_body: true on the entry points${facts.entryPoints.length > 0 ? " listed above" : ""}.`,
     "4. find_referencing_symbols on two or three central classes or functions to learn how the parts connect.",
     `5. Confirm how to build, test and lint${facts.ci.length > 0 ? ` (the CI configuration ${facts.ci[0]} shows what really runs)` : ""}.`,

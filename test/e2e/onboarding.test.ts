@@ -86,17 +86,19 @@ describe("onboarding (e2e)", () => {
       "src/",
       "README.md",
       "package.json",
-      "dist/index.js (package.json main)",
-      "dist/cli.js (package.json bin 'shop')",
+      // main: dist/index.js was never built; its source is named instead. bin dist/cli.js has no
+      // source and is not named at all.
+      "src/index.js (package.json main)",
       "npm test (package.json: node --test)",
       "npm run build (package.json: tsc -p .)",
       "npm run lint",
       "make release (Makefile)",
       ".github/workflows/ci.yml",
-      "get_symbols_overview on 'src'",
+      "get_symbols_overview on 'src/index.js'",
     ]) {
       assert.ok(instructions.includes(expected), `'${expected}' in:\n${instructions}`);
     }
+    assert.doesNotMatch(instructions, /dist\//);
     for (const memory of ["overview", "architecture", "commands", "conventions", "gotchas"]) {
       assert.match(instructions, new RegExp(`^- ${memory}: `, "m"));
     }

@@ -20,6 +20,7 @@ test("detectLanguages counts files per language, most first, skipping ignored di
       "src/c.rs",
       "web/x.ts",
       "tool.py",
+      "Cargo.toml", // makes target/ an output folder
       "target/debug/gen.rs",
       "lib/m.dart",
     ]) {

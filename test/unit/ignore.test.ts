@@ -35,6 +35,21 @@ before(async () => {
   await put("lib/important.tmp");
   await put("lib/c.ts");
   await put("vendor/big.js");
+  // Output folders are hidden only where a manifest beside them names them.
+  await put("rs/Cargo.toml", '[package]\nname = "rs"\n');
+  await put("rs/target/debug/app");
+  await put("rs/src/build/gen.rs"); // a source folder named build
+  await put(
+    "web/tsconfig.json",
+    '{\n  // "outDir": "./dist",\n  "compilerOptions": { "outDir": "./lib", }\n}\n',
+  );
+  await put("web/lib/index.js");
+  await put("web/dist/keep.ts");
+  await put("app/pubspec.yaml", "name: app\n");
+  await put("app/build/out.js");
+  await put("scripts/build/tool.ts"); // tracked, not ignored: date-fns keeps build scripts here
+  await put(".ignore", "scratch/\n");
+  await put("scratch/notes.ts");
   await mkdir(join(tmp.base, "outside"));
   await put("../outside/o.ts");
   await symlink(join(tmp.base, "outside"), join(tmp.dir, "link-out"));
@@ -43,16 +58,13 @@ before(async () => {
 });
 after(() => tmp.cleanup());
 
-test("isIgnored: built-in dirs, .gitignore (root and nested), extra patterns", () => {
+test("isIgnored: dependency dirs, .gitignore and .ignore (root and nested), extra patterns, declared outputs", () => {
   const rules = new IgnoreRules(tmp.dir, ["vendor/"]);
   const yes: Array<[string, boolean]> = [
     ["node_modules", true],
     ["node_modules/pkg/index.js", false],
     ["pkg/node_modules/dep/index.js", false],
-    ["target", true],
-    ["build/app.js", false],
     [".git/HEAD", false],
-    [".dart_tool", true],
     [".scalpel/cache", true],
     [".scalpel/cache/blob", false],
     ["src/b.log", false],
@@ -60,6 +72,11 @@ test("isIgnored: built-in dirs, .gitignore (root and nested), extra patterns", (
     ["src/generated/z.ts", false],
     ["lib/a.tmp", false],
     ["vendor/big.js", false],
+    ["scratch/notes.ts", false], // .ignore, as ripgrep reads it
+    ["rs/target", true], // beside Cargo.toml
+    ["rs/target/debug/app", false],
+    ["web/lib/index.js", false], // tsconfig outDir
+    ["app/build", true], // beside pubspec.yaml
   ];
   for (const [p, isDir] of yes) assert.equal(rules.isIgnored(p, isDir), true, p);
   const no: Array<[string, boolean]> = [
@@ -69,10 +86,36 @@ test("isIgnored: built-in dirs, .gitignore (root and nested), extra patterns", (
     ["lib/important.tmp", false],
     ["lib/c.ts", false],
     [".scalpel/project.yml", false],
-    ["build", false], // a file named build is not the build directory
     [".", true],
+    // A folder named like an output is a source folder unless something says it is output.
+    ["build/app.js", false],
+    ["target/debug/app", false],
+    [".dart_tool/x", false],
+    ["scripts/build/tool.ts", false],
+    ["rs/src/build/gen.rs", false],
+    ["web/dist/keep.ts", false], // only named in a comment
   ];
   for (const [p, isDir] of no) assert.equal(rules.isIgnored(p, isDir), false, p);
+});
+
+test("isIgnored: a gitignored build/ is hidden; a new .gitignore or manifest is seen after refresh", async () => {
+  const rules = new IgnoreRules(tmp.dir, []);
+  assert.equal(rules.isIgnored("scripts/build", true), false);
+  await put("scripts/.gitignore", "build/\n");
+  await put("target/Cargo.toml.bak");
+  rules.refresh();
+  assert.equal(rules.isIgnored("scripts/build", true), true);
+  assert.equal(rules.isIgnored("scripts/build/tool.ts", false), true);
+  assert.equal(rules.isIgnored("target", true), false, "no Cargo.toml beside it");
+  await put("scripts/.gitignore", "");
+  rules.refresh();
+  assert.equal(rules.isIgnored("scripts/build", true), false);
+});
+
+test("isIgnored without adapter outputs hides no output folder", () => {
+  const rules = new IgnoreRules(tmp.dir, [], []);
+  assert.equal(rules.isIgnored("rs/target", true), false);
+  assert.equal(rules.isIgnored("web/lib", true), false);
 });
 
 async function collect(start: string, skipIgnored: boolean, extra: object = {}): Promise<string[]> {
@@ -86,10 +129,19 @@ async function collect(start: string, skipIgnored: boolean, extra: object = {}):
 
 test("walkFiles skips ignored dirs and never leaves the root", async () => {
   const all = await collect(".", true);
+  // Folders only named like outputs (build/, target/ without Cargo.toml, .dart_tool/ without
+  // pubspec.yaml, scripts/build/) are walked; declared outputs and ignored folders are not.
   assert.deepEqual(all, [
+    ".dart_tool/",
+    ".dart_tool/x",
     ".gitignore",
+    ".ignore",
     ".scalpel/",
     ".scalpel/project.yml",
+    "app/",
+    "app/pubspec.yaml",
+    "build/",
+    "build/app.js",
     "keep.log",
     "lib/",
     "lib/.gitignore",
@@ -97,10 +149,27 @@ test("walkFiles skips ignored dirs and never leaves the root", async () => {
     "lib/important.tmp",
     "link-src/",
     "pkg/",
+    "rs/",
+    "rs/Cargo.toml",
+    "rs/src/",
+    "rs/src/build/",
+    "rs/src/build/gen.rs",
+    "scripts/",
+    "scripts/.gitignore",
+    "scripts/build/",
+    "scripts/build/tool.ts",
     "src/",
     "src/a.ts",
     "src/out/",
     "src/out/y.ts",
+    "target/",
+    "target/Cargo.toml.bak",
+    "target/debug/",
+    "target/debug/app",
+    "web/",
+    "web/dist/",
+    "web/dist/keep.ts",
+    "web/tsconfig.json",
   ]);
 });
 

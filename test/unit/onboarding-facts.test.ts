@@ -1,0 +1,89 @@
+// Onboarding tells the truth: the package manager of the lockfile, scripts as it runs them,
+// workspace packages, and entry points that exist in the tree (sources, not build outputs).
+import * as assert from "node:assert/strict";
+import { rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { after, before, test } from "node:test";
+import { log } from "../../src/log.js";
+import { Project } from "../../src/project/project.js";
+import { onboardingInstructions, projectFacts } from "../../src/tools/onboarding.js";
+import { scriptCommand } from "../../src/tools/onboarding-npm.js";
+import { makeTempProject, type TempProject } from "../helpers/fixtures.js";
+import { missingPaths, put, writePnpmWorkspace } from "../helpers/repo-truth.js";
+
+let tmp: TempProject;
+const project = () => new Project({ root: tmp.dir, readOnly: true }, log);
+
+before(async () => {
+  tmp = await makeTempProject("scalpel-onboarding-facts-");
+  await writePnpmWorkspace(tmp.dir);
+});
+after(() => tmp.cleanup());
+
+test("a pnpm workspace: pnpm commands, its packages, entry points mapped back to sources", async () => {
+  const facts = await projectFacts(project(), ["typescript"]);
+  assert.equal(facts.packageManager, "pnpm (pnpm-lock.yaml)");
+  assert.deepEqual(facts.workspaces, ["packages/a", "packages/b"]);
+  assert.deepEqual(facts.entryPoints, [
+    // dist/index.js, dist/index.mjs and dist/index.cjs all stand for the one source; dist/cli.js
+    // has no source and is not named.
+    "packages/a/src/index.ts (packages/a/package.json main, exports)",
+    "packages/b/bin/run.js (packages/b/package.json bin)",
+  ]);
+  assert.deepEqual(facts.commands, [
+    "pnpm install (pnpm-lock.yaml)",
+    "pnpm run build (package.json: tsc -b)",
+    "pnpm test (package.json: vitest run)",
+    "pnpm run lint (package.json: biome check .)",
+    "pnpm --filter demo-a run test (packages/a/package.json)",
+  ]);
+  assert.equal(facts.overviewFile, "packages/a/src/index.ts");
+  const text = await onboardingInstructions(project(), ["typescript"]);
+  assert.doesNotMatch(text, /\bnpm (test|run)\b/);
+  assert.doesNotMatch(text, /dist|distribution/);
+  assert.match(text, /get_symbols_overview on 'packages\/a\/src\/index\.ts'/);
+  assert.deepEqual(missingPaths(tmp.dir, text), []);
+});
+
+test("the manager follows packageManager, then the lockfile; no lockfile is npm", async () => {
+  const p = project();
+  const pkg = join(tmp.dir, "package.json");
+  const original = JSON.stringify({ name: "demo", scripts: { test: "t", build: "b" } });
+  try {
+    await writeFile(pkg, JSON.stringify({ ...JSON.parse(original), packageManager: "yarn@4.1.0" }));
+    assert.equal((await projectFacts(p, [])).packageManager, "yarn (package.json packageManager)");
+    await writeFile(pkg, original);
+    await rm(join(tmp.dir, "pnpm-lock.yaml"));
+    await put(tmp.dir, "bun.lockb", "");
+    const bun = await projectFacts(p, []);
+    assert.equal(bun.packageManager, "bun (bun.lockb)");
+    // `bun test` is bun's own test runner, not the script.
+    assert.ok(bun.commands.includes("bun run test (package.json: t)"), bun.commands.join("\n"));
+    await rm(join(tmp.dir, "bun.lockb"));
+    const npm = await projectFacts(p, []);
+    assert.equal(npm.packageManager, "npm (no lockfile)");
+    assert.ok(npm.commands.includes("npm test (package.json: t)"));
+  } finally {
+    await writePnpmWorkspace(tmp.dir);
+  }
+});
+
+test("the suggested overview is a file that declares something, not a barrel of re-exports", async () => {
+  await put(tmp.dir, "packages/a/src/index.ts", 'export * from "./core.js";\nexport { x } from "./x.js";\n');
+  await put(tmp.dir, "packages/b/bin/run.js", 'import "./polyfill.js";\nexport * from "../lib.js";\n');
+  await put(tmp.dir, "src/core.ts", "/** docs */\nexport function core(): number {\n  return 1;\n}\n");
+  try {
+    assert.equal((await projectFacts(project(), [])).overviewFile, "src/core.ts");
+  } finally {
+    await rm(join(tmp.dir, "src"), { recursive: true });
+    await writePnpmWorkspace(tmp.dir);
+  }
+});
+
+test("scriptCommand: how each manager runs a script", () => {
+  assert.equal(scriptCommand("pnpm", "test"), "pnpm test");
+  assert.equal(scriptCommand("pnpm", "build"), "pnpm run build");
+  assert.equal(scriptCommand("yarn", "start"), "yarn start");
+  assert.equal(scriptCommand("bun", "test"), "bun run test");
+  assert.equal(scriptCommand("npm", "lint"), "npm run lint");
+});
