@@ -21,8 +21,18 @@ export interface LanguageAdapter {
   displayName: string;
   /** File extensions with the dot, lower case. */
   extensions: string[];
-  /** Directory names never searched or indexed for this language. */
+  /**
+   * Heavy directory names the disk watcher skips (watch cost). Not what listing and search hide:
+   * that follows the repository's ignore files and `outputs`.
+   */
   ignoredDirs: string[];
+  /** Folders this language builds into, hidden from listing and search only where a manifest names them. */
+  outputs?: OutputDirs;
+  /**
+   * Which files hold tests, as gitignore-style patterns on project-relative paths (`*.test.ts`,
+   * `__tests__/`): what `exclude_tests` leaves out. Default: `test/`, `tests/`, `__tests__/` folders.
+   */
+  testFiles?: readonly string[];
   /** The launch spec for a project root, or the reason it cannot be launched. */
   spec(root: string): ServerSpec | { missing: string };
   /** For `scalpel doctor`; `root` is the project, for servers resolved relative to it. */
@@ -59,6 +69,13 @@ export interface LanguageAdapter {
    * knows which tsconfig a file belongs to). Absent: results name no project.
    */
   project?: { manifests: readonly string[] } | { ask: AskProject };
+}
+
+/** Output folders declared by a manifest: `dirs` reads one manifest and answers paths relative to it. */
+export interface OutputDirs {
+  /** Exact file names (`Cargo.toml`, `tsconfig.json`). */
+  manifests: readonly string[];
+  dirs(manifestText: string): string[];
 }
 
 /** Asks a server which project a file belongs to; `uri` is an open document. */

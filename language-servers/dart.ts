@@ -125,6 +125,7 @@ export const dartAdapter: LanguageAdapter = {
   displayName: "Dart (analysis server)",
   extensions: [".dart"],
   ignoredDirs: [".dart_tool", "build"],
+  outputs: { manifests: ["pubspec.yaml"], dirs: () => [".dart_tool", "build"] },
   spec,
   probe,
   normalizeSymbols: (symbols) => normalizeDartSymbols(symbols),

@@ -152,6 +152,7 @@ export const rustAnalyzerAdapter: LanguageAdapter = {
   displayName: "Rust (rust-analyzer)",
   extensions: [".rs"],
   ignoredDirs: ["target"],
+  outputs: { manifests: ["Cargo.toml"], dirs: () => ["target"] },
   spec,
   probe,
   normalizeSymbols: normalizeRustSymbols,

@@ -14,6 +14,7 @@ import {
 } from "vscode-languageserver-protocol";
 import type { ServerSpec } from "../src/lsp/types.js";
 import type { DeclarationSyntax } from "../src/symbols/declaration.js";
+import type { NormalizedSymbol } from "../src/symbols/tree.js";
 import { allLines } from "../src/text/lines.js";
 import type { AskProject, LanguageAdapter, ServerProbe } from "./adapter.js";
 import { tscCheck } from "./tsc-check.js";
@@ -235,17 +236,26 @@ async function probe(): Promise<ServerProbe> {
  * quoted into the name), `<function>` (IIFE, computed callee), `<class>` (class expression). No
  * identifier can contain a space or `<`, so these names never belong to a declared symbol.
  */
-const ANONYMOUS = /(?:^<(?:function|class|unknown)>$)| callback$/;
+const CALLBACK = / callback$/;
+
+/** An IIFE (`<function>`, often a whole module's wrapper) or a class expression (`<class>`). */
+const UNNAMED_WRAPPER = /^<(?:function|class|unknown)>$/;
 
 /**
- * Drops anonymous callbacks, keeping what they declare (their children move up to the parent), and
- * restores source order: tsserver sorts children by name.
+ * Marks callbacks passed as arguments `anonymous`: the symbol tree drops them with all they declare
+ * (src/symbols/tree.ts). An IIFE or class expression is dropped but what it declares is kept, one
+ * level up: a UMD wrapper's functions are the module's, `const Foo = class { m() {} }` has `Foo/m`.
+ * Restores source order: tsserver sorts children by name.
  */
-export function normalizeTypescriptSymbols(symbols: DocumentSymbol[]): DocumentSymbol[] {
-  const out: DocumentSymbol[] = [];
+export function normalizeTypescriptSymbols(symbols: DocumentSymbol[]): NormalizedSymbol[] {
+  const out: NormalizedSymbol[] = [];
   for (const sym of symbols) {
+    if (CALLBACK.test(sym.name)) {
+      out.push({ ...sym, anonymous: true });
+      continue;
+    }
     const children = sym.children ? normalizeTypescriptSymbols(sym.children) : undefined;
-    if (ANONYMOUS.test(sym.name)) {
+    if (UNNAMED_WRAPPER.test(sym.name)) {
       if (children) out.push(...children);
     } else {
       out.push(children ? { ...sym, children } : sym);
@@ -284,6 +294,25 @@ export function widenDeclarations(symbols: DocumentSymbol[], lines: readonly str
       }
     }
     return out;
+  });
+}
+
+/**
+ * typescript-language-server 5.3.0 maps tsserver's kind `type` (a `type X = …` alias) to no
+ * SymbolKind, so it falls back to Variable. Reported as `TypeParameter` instead, the kind
+ * rust-analyzer gives its type aliases (LSP has no TypeAlias kind): the declaration's own text
+ * tells, since its range starts at `export`/`declare` or at `type`.
+ */
+const typeAliasStart = /^(?:(?:export|declare|default)\s+)*type\s+([\p{L}\p{N}_$]+)/u;
+
+export function markTypeAliases<T extends DocumentSymbol>(symbols: T[], lines: readonly string[]): T[] {
+  return symbols.map((sym) => {
+    const children = sym.children ? markTypeAliases(sym.children as T[], lines) : undefined;
+    const out = children ? { ...sym, children } : sym;
+    if (sym.kind !== SymbolKind.Variable) return out;
+    const { start } = sym.range;
+    const alias = typeAliasStart.exec((lines[start.line] ?? "").slice(start.character));
+    return alias?.[1] === sym.name ? { ...out, kind: SymbolKind.TypeParameter } : out;
   });
 }
 
@@ -329,14 +358,29 @@ const askProject: AskProject = async (server, file, opts) => {
   return config ? { config, ...files } : { config, ...files, note: inferredNote };
 };
 
+/**
+ * The folders a tsconfig compiles into (`outDir`, `declarationDir`), relative to it. Comments are
+ * dropped first: `tsc --init` writes a commented-out `// "outDir": "./"`. `extends` is not followed.
+ */
+export function tsconfigOutDirs(text: string): string[] {
+  const code = text.replace(/("(?:[^"\\\n]|\\.)*")|\/\/[^\n]*|\/\*[\s\S]*?\*\//g, (_m, str) => str ?? "");
+  return [...code.matchAll(/"(?:outDir|declarationDir)"\s*:\s*"([^"]+)"/g)].map((m) => m[1]!);
+}
+
 export const typescriptAdapter: LanguageAdapter = {
   id: "typescript",
   displayName: "TypeScript / JavaScript",
   extensions: [".ts", ".tsx", ".js", ".jsx", ".mts", ".cts"],
   ignoredDirs: ["node_modules", "dist", "build"],
+  outputs: { manifests: ["tsconfig.json"], dirs: tsconfigOutDirs },
+  // Jest/Vitest/Mocha conventions, and date-fns' `src/<fn>/test.ts` beside each function.
+  testFiles: ["*.test.*", "*.spec.*", "test.*", "__tests__/", "test/", "tests/"],
   spec,
   probe,
-  normalizeSymbols: (symbols, text) => widenDeclarations(normalizeTypescriptSymbols(symbols), allLines(text)),
+  normalizeSymbols: (symbols, text) => {
+    const lines = allLines(text);
+    return markTypeAliases(widenDeclarations(normalizeTypescriptSymbols(symbols), lines), lines);
+  },
   declarations: typescriptDeclarations,
   projectCheck: tscCheck(projectTsc),
   project: { ask: askProject },

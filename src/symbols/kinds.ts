@@ -1,4 +1,8 @@
-/** LSP SymbolKind numbers ⇄ the names used in tool parameters and results. */
+/**
+ * LSP SymbolKind numbers ⇄ the names used in tool parameters and results. LSP has no kind for a
+ * type alias: `TypeParameter` names them (rust-analyzer's choice; the TypeScript adapter maps
+ * tsls's `Variable` for `type X = …` to it), so `include_kinds: ["TypeParameter"]` finds them.
+ */
 import { AppError } from "../errors.js";
 
 const names = [

@@ -27,6 +27,13 @@ export type NormalizedSymbol = DocumentSymbol & {
   parts?: SymbolPart[];
   container?: string;
   declaration?: DeclarationBounds;
+  /**
+   * A function without a name of its own, passed as a value (`describe("…", () => { … })`,
+   * `xs.map(x => …)`). It is no symbol, and neither is anything it declares: its locals,
+   * parameters and members. A reference inside it belongs to the nearest named ancestor (or to
+   * none at the top level), never to one of its locals.
+   */
+  anonymous?: boolean;
 };
 
 export interface SymbolNode {
@@ -93,7 +100,12 @@ export function hierarchyFromFlat(list: readonly SymbolInformation[]): DocumentS
 
 export function buildTree(symbols: readonly DocumentSymbol[]): SymbolNode[] {
   const build = (list: readonly DocumentSymbol[], parent: SymbolNode | null): SymbolNode[] => {
-    const ordered = [...list].sort((a, b) => before(a.range.start, b.range.start));
+    // Dropped here, with their whole subtree, for every language: re-parenting what an anonymous
+    // callback declares made a test callback's `const result` a top-level symbol and the
+    // containing symbol of the calls beside it.
+    const ordered = list
+      .filter((s) => !(s as NormalizedSymbol).anonymous)
+      .sort((a, b) => before(a.range.start, b.range.start));
     const counts = new Map<string, number>();
     for (const s of ordered) counts.set(s.name, (counts.get(s.name) ?? 0) + 1);
     const seen = new Map<string, number>();

@@ -7,6 +7,7 @@ import { type SymbolResult, symbolSchema, toSymbolResult } from "../symbols/resu
 import { codeFilesUnder, filesContaining } from "./code-files.js";
 import { completeness, maxAnswerChars, plural } from "./common.js";
 import { fileSymbols, matchSymbols } from "./symbol-access.js";
+import { excludeTests, isTestFile } from "./test-files.js";
 import { defineTool, readOnly } from "./tool.js";
 
 export const findSymbolTool = defineTool({
@@ -30,6 +31,7 @@ export const findSymbolTool = defineTool({
     include_kinds: z.array(z.enum(kindNames as [string, ...string[]])).default([]),
     exclude_kinds: z.array(z.enum(kindNames as [string, ...string[]])).default([]),
     max_matches: z.number().int().min(1).default(100),
+    exclude_tests: excludeTests,
     max_answer_chars: maxAnswerChars,
   },
   output: { symbols: z.array(symbolSchema), ...completeness },
@@ -46,9 +48,10 @@ export const findSymbolTool = defineTool({
     const last = parseNamePath(args.name_path_pattern).segments.at(-1)!.name;
     const start = project.sandbox.resolve(args.relative_path || ".", { mustExist: true });
     const isFile = (await stat(start.abs)).isFile();
-    const files = isFile
+    const found = isFile
       ? [start]
       : await filesContaining(await codeFilesUnder(project, start.rel, ctx.signal), last);
+    const files = args.exclude_tests ? found.filter((f) => !isTestFile(project, f.rel)) : found;
     const symbols: SymbolResult[] = [];
     const problems = new Set<string>();
     let more = false;

@@ -6,6 +6,7 @@ import { codeFilesUnder } from "./code-files.js";
 import { completeness, maxAnswerChars, plural } from "./common.js";
 import { renderSymbol } from "./find-symbol.js";
 import { fileSymbols } from "./symbol-access.js";
+import { excludeTests, isTestFile } from "./test-files.js";
 import { defineTool, readOnly } from "./tool.js";
 
 interface FileOverview {
@@ -26,6 +27,7 @@ export const getSymbolsOverviewTool = defineTool({
       .min(0)
       .default(0)
       .describe("Levels of children to include (1 shows class members)"),
+    exclude_tests: excludeTests,
     max_answer_chars: maxAnswerChars,
   },
   output: {
@@ -51,7 +53,8 @@ export const getSymbolsOverviewTool = defineTool({
     const project = ctx.project;
     const start = project.sandbox.resolve(args.relative_path, { mustExist: true });
     const isFile = (await stat(start.abs)).isFile();
-    const files = isFile ? [start] : await codeFilesUnder(project, start.rel, ctx.signal);
+    const found = isFile ? [start] : await codeFilesUnder(project, start.rel, ctx.signal);
+    const files = args.exclude_tests ? found.filter((f) => !isTestFile(project, f.rel)) : found;
     const out: FileOverview[] = [];
     const problems = new Set<string>();
     let done = 0;

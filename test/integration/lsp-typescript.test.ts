@@ -9,6 +9,7 @@ import { log } from "../../src/log.js";
 import { groupAlive, liveServerGroups } from "../../src/lsp/process.js";
 import { LspSession } from "../../src/lsp/session.js";
 import { uriToPath } from "../../src/lsp/uri.js";
+import { buildTree, type SymbolNode } from "../../src/symbols/tree.js";
 
 const shapes = `export interface Shape {
   kind: string;
@@ -97,7 +98,7 @@ test("references across two files are complete on the first request after start"
   assert.equal(where(first).filter((w) => w.includes("use.ts")).length, 3);
 });
 
-test("documentSymbol after sync is hierarchical; normalizeSymbols drops callbacks and sorts", async () => {
+test("documentSymbol after sync is hierarchical; the symbol tree drops callbacks with their locals, sorts", async () => {
   const doc = await session.sync(file("shapes.ts"));
   const raw = await session.request<DocumentSymbol[]>("textDocument/documentSymbol", {
     textDocument: { uri: doc.uri },
@@ -110,10 +111,13 @@ test("documentSymbol after sync is hierarchical; normalizeSymbols drops callback
   const rawText = JSON.stringify(names(raw));
   assert.match(rawText, /forEach\(\) callback/);
   assert.match(rawText, /list\.map\(\) callback/);
-  assert.deepEqual(names(normalizeTypescriptSymbols(raw)), [
+  const tree = (nodes: SymbolNode[]): unknown[] =>
+    nodes.map((n) => (n.children.length ? { [n.name]: tree(n.children) } : n.name));
+  // `inner` is declared by bump's forEach() callback: no symbol (issue #9).
+  assert.deepEqual(tree(buildTree(normalizeTypescriptSymbols(raw))), [
     { Shape: ["kind"] },
     "area",
-    { Circle: ["kind", "total", { bump: ["inner"] }] },
+    { Circle: ["kind", "total", "bump"] },
   ]);
 });
 
