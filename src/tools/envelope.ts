@@ -14,7 +14,46 @@ export const envelopeShape = {
       "true when the answer was shortened (to fit max_answer_chars or a result limit); absent otherwise",
     ),
   hint: z.string().optional().describe("with truncated: how to get the rest or narrow the query"),
+  total: z
+    .number()
+    .int()
+    .optional()
+    .describe("items in the full answer (every page), counted even past what is listed"),
+  shown: z
+    .number()
+    .int()
+    .optional()
+    .describe("with truncated: items listed in this answer (from the call's offset)"),
+  next: z
+    .string()
+    .optional()
+    .describe(
+      'with truncated: the one call that gets the rest, as `tool {json arguments}` (e.g. the next page with "offset")',
+    ),
 };
+
+/**
+ * A tool whose answer is a list that may be walked page by page. The tool lists from its `offset`
+ * argument and sets `total`; the wrapper cuts the list at whole items to fit the budget and adds
+ * `shown` and the `next` call. The tool must take an `offset` parameter.
+ */
+export interface Paging {
+  /** The top-level array field that is paged. */
+  items: string;
+  /** What one item is called in the hint, singular ("match", "reference"). */
+  noun: string;
+  /** The most items the tool lists in one call, whatever the budget (the hint says why it stopped). */
+  limit?: number;
+}
+
+/** The `next` call: the tool with the caller's own arguments and the given changes. */
+export function nextCall(
+  tool: string,
+  args: Record<string, unknown>,
+  change: Record<string, unknown>,
+): string {
+  return `${tool} ${JSON.stringify({ ...args, ...change })}`;
+}
 
 export type Envelope = z.infer<z.ZodObject<typeof envelopeShape>>;
 

@@ -10,7 +10,7 @@ const maxResults = 2000;
 
 const output = {
   files: z.array(z.string()).describe("project-relative paths of matching files"),
-  total: z.number().int().optional().describe("set when the list was shortened"),
+  // `total` (set when the list was shortened) is the envelope's field.
 };
 type FindResult = Answer<typeof output>;
 

@@ -6,6 +6,7 @@ import { pathToUri } from "../lsp/uri.js";
 import { answeringProject, type ProjectAnswer } from "../project/answering-project.js";
 import type { Project } from "../project/project.js";
 import { askPerBatch, referenceScope, type ScopeQuery } from "../project/reference-scope.js";
+import type { Located, Sandbox } from "../security/sandbox.js";
 import { checkKinds, kindNames } from "../symbols/kinds.js";
 import { symbolSchema, toSymbolResult } from "../symbols/result.js";
 import { containingSymbol, type SymbolNode } from "../symbols/tree.js";
@@ -13,6 +14,7 @@ import { completeness, completenessOf, maxAnswerChars, plural, snippet } from ".
 import { FileViews, normalizeLocations, samePosition } from "./locations.js";
 import { projectFields, projectOutput } from "./project-fields.js";
 import { resolveSymbol } from "./symbol-access.js";
+import { excludeTests, isTestFile } from "./test-files.js";
 import { defineTool, readOnly } from "./tool.js";
 
 const referenceSchema = z.object({
@@ -128,9 +130,7 @@ export async function collectReferences(q: ReferenceQuery): Promise<ReferenceAns
     return p;
   };
   const refs: Reference[] = [];
-  for (const loc of raw) {
-    const where = q.project.sandbox.fromUri(loc.uri);
-    if (where.kind === "outside") continue;
+  for (const { loc, where } of oncePerPlace(raw, q.project.sandbox)) {
     if (loc.uri === q.uri && samePosition(loc.range.start, q.node.selectionRange.start)) continue;
     if (where.kind === "secret") {
       // Its place only: a snippet or containing symbol would show the secret file's content.
@@ -173,6 +173,34 @@ export async function collectReferences(q: ReferenceQuery): Promise<ReferenceAns
   };
 }
 
+/**
+ * The sites inside the project, each once by its place (file, line, column): a server may name one
+ * file by two URIs — a symlinked alias of the root, or a differently percent-encoded path — which
+ * the URI-level check in `collectReferences` cannot see.
+ */
+export function oncePerPlace(
+  locations: readonly Location[],
+  sandbox: Sandbox,
+): Array<{ loc: Location; where: Exclude<Located, { kind: "outside" }> }> {
+  const placed = new Set<string>();
+  const out: Array<{ loc: Location; where: Exclude<Located, { kind: "outside" }> }> = [];
+  for (const loc of locations) {
+    const where = sandbox.fromUri(loc.uri);
+    if (where.kind === "outside") continue;
+    const rel = where.kind === "file" ? where.path.rel : where.rel;
+    const place = `${rel}:${loc.range.start.line}:${loc.range.start.character}`;
+    if (placed.has(place)) continue;
+    placed.add(place);
+    out.push({ loc, where });
+  }
+  return out;
+}
+
+/** `exclude_tests`: drops the sites in the language's test files. */
+function withoutTests(project: Project, refs: Reference[], exclude: boolean): Reference[] {
+  return exclude ? refs.filter((r) => !isTestFile(project, r.relative_path)) : refs;
+}
+
 export const findReferencingSymbolsTool = defineTool({
   name: "find_referencing_symbols",
   title: "Find references",
@@ -187,15 +215,24 @@ export const findReferencingSymbolsTool = defineTool({
       .describe("Keep references whose containing symbol has one of these kinds"),
     exclude_kinds: z.array(z.enum(kindNames as [string, ...string[]])).default([]),
     context_lines: z.number().int().min(0).max(20).default(1),
+    offset: z
+      .number()
+      .int()
+      .min(0)
+      .default(0)
+      .describe(
+        "Skip this many references of the whole (filtered) answer; a shortened answer names the next offset in next",
+      ),
+    exclude_tests: excludeTests,
     max_answer_chars: maxAnswerChars,
   },
   output: { symbol: symbolSchema, references: z.array(referenceSchema), ...projectFields, ...completeness },
   annotations: readOnly,
-  narrowHint: "Lower context_lines, or filter with include_kinds / exclude_kinds.",
-  shrink: [
-    (r) => ({ ...r, references: r.references.map(({ snippet: _s, ...ref }) => ref) }),
-    (r) => ({ ...r, references: r.references.slice(0, 200) }),
-  ],
+  // Snippets go first; then the wrapper lists whole references up to the budget and names the
+  // next page. The hint never asks to lower context_lines: by then there are no snippets.
+  narrowHint: "Or filter with include_kinds / exclude_kinds.",
+  paging: { items: "references", noun: "reference" },
+  shrink: [(r) => ({ ...r, references: r.references.map(({ snippet: _s, ...ref }) => ref) })],
   async run(args, ctx) {
     const project = ctx.project;
     const include = checkKinds(args.include_kinds, "include_kinds");
@@ -211,14 +248,15 @@ export const findReferencingSymbolsTool = defineTool({
       contextLines: args.context_lines,
       signal: ctx.signal,
     });
-    const references = answer.references.filter((r) => {
+    const references = withoutTests(project, answer.references, args.exclude_tests).filter((r) => {
       const kind = r.containing_symbol?.kind;
       if (include.size > 0 && (kind === undefined || !include.has(kind))) return false;
       return kind === undefined || !exclude.has(kind);
     });
     return {
       symbol: toSymbolResult(node, file.path.rel, { depth: 0 }),
-      references,
+      references: references.slice(args.offset),
+      total: references.length,
       ...projectOutput(answer.project),
       ...(answer.incompleteReason
         ? { complete: false, incomplete_reason: answer.incompleteReason }
@@ -227,7 +265,7 @@ export const findReferencingSymbolsTool = defineTool({
   },
   render(r) {
     const from = r.project === undefined ? "" : ` [project: ${r.project ?? "none"}]`;
-    const head = `${plural(r.references.length, "reference")} to ${r.symbol.name_path} (${r.symbol.relative_path}:${r.symbol.start_line})${from}${r.complete ? "" : ` — incomplete: ${r.incomplete_reason}`}${r.project_note ? `\n(${r.project_note})` : ""}`;
+    const head = `${plural(r.total ?? r.references.length, "reference")} to ${r.symbol.name_path} (${r.symbol.relative_path}:${r.symbol.start_line})${from}${r.complete ? "" : ` — incomplete: ${r.incomplete_reason}`}${r.project_note ? `\n(${r.project_note})` : ""}`;
     const body = r.references.map((ref) => {
       const other = ref.project === undefined ? "" : ` [project: ${ref.project ?? "none"}]`;
       const where = `${ref.relative_path}:${ref.line}:${ref.column}${other}`;

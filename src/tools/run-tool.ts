@@ -7,7 +7,7 @@ import { z } from "zod";
 import { AppError, isAppError } from "../errors.js";
 import type { Logger } from "../log.js";
 import type { Workspace } from "../workspace.js";
-import { defaultNarrowHint, type Envelope } from "./envelope.js";
+import { defaultNarrowHint, type Envelope, nextCall } from "./envelope.js";
 import type { ToolContext, ToolDef } from "./tool.js";
 
 export interface ToolResult {
@@ -37,11 +37,26 @@ export async function runTool(def: ToolDef, rawArgs: unknown, opts: RunOptions):
     const ctx = makeContext(opts, log);
     const result = (await def.run(args as never, ctx)) as Record<string, unknown>;
     const max = typeof args.max_answer_chars === "number" ? args.max_answer_chars : defaultMaxAnswerChars;
-    const fitted = fitBudget(def, result, max);
+    const fitted = fitBudget(def, result, max, givenArgs(def, args));
     return { content: [{ type: "text", text: renderAnswer(def, fitted) }], structuredContent: fitted };
   } catch (error) {
     return errorResult(def.name, error, opts.workspace, log);
   }
+}
+
+/**
+ * The caller's arguments without those equal to their defaults (the SDK fills defaults in before
+ * our handler runs): what a `next` call repeats, so it stays short and names only what was asked.
+ */
+function givenArgs(def: ToolDef, args: Record<string, unknown>): Record<string, unknown> {
+  const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+  return Object.fromEntries(
+    Object.entries(args).filter(([key, value]) => {
+      const schema = (def.input as Record<string, z.ZodType | undefined>)[key];
+      const fallback = schema?.safeParse(undefined);
+      return !(fallback?.success && same(fallback.data, value));
+    }),
+  );
 }
 
 function makeContext(opts: RunOptions, log: Logger): ToolContext {
@@ -69,42 +84,118 @@ function makeContext(opts: RunOptions, log: Logger): ToolContext {
   };
 }
 
-/** The tool's text, with the envelope's truncation note added in one place for every tool. */
+/** The tool's text, with the envelope's truncation note (and the next call) added in one place for every tool. */
 export function renderAnswer(def: ToolDef, answer: Record<string, unknown>): string {
   const text = def.render(answer as never);
-  const { truncated, hint } = answer as Envelope;
-  return truncated ? `${text}\n(truncated) ${hint ?? defaultNarrowHint}` : text;
+  const { truncated, hint, next } = answer as Envelope;
+  if (!truncated) return text;
+  const note = `${text}\n(truncated) ${hint ?? defaultNarrowHint}`;
+  return next ? `${note}\nnext: ${next}` : note;
 }
 
 const size = (value: unknown) => JSON.stringify(value).length;
 
 /**
  * Keeps an answer within `max` characters (as JSON, which is what the client receives): the tool's
- * shrink steps first, then a generic cut. Every step keeps the answer valid for the tool's output
- * schema, and the envelope fields are the only ones added. An answer that was not shortened is
- * returned as it is and never says `truncated`.
+ * shrink steps first, then — for a paged list — whole items off the end, then a generic cut. Every
+ * step keeps the answer valid for the tool's output schema, and the envelope fields are the only
+ * ones added. An answer that was not shortened is returned as it is and never says `truncated`;
+ * one that was says why, and a paged one says `shown` of `total` and the `next` call.
+ * `args` are the caller's own arguments, repeated in `next`.
  */
 export function fitBudget(
   def: ToolDef,
   result: Record<string, unknown>,
   max: number,
+  args: Record<string, unknown> = {},
 ): Record<string, unknown> {
-  if (size(result) <= max) return result;
-  let current = result as Envelope & Record<string, unknown>;
+  const paging = def.paging;
+  const offset = typeof args.offset === "number" ? args.offset : 0;
+  const total = typeof result.total === "number" ? result.total : undefined;
+  const count = (r: Record<string, unknown>): number | undefined => {
+    const items = paging ? r[paging.items] : undefined;
+    return Array.isArray(items) ? items.length : undefined;
+  };
+  const listed = count(result);
+  const paged = paging !== undefined && total !== undefined && listed !== undefined;
+  /** The tool listed fewer items than the whole answer has (its own per-call limit). */
+  const partial = paged && offset + listed < total;
+  if (size(result) <= max && !partial) return result;
+
   let stepHint: string | undefined;
-  const hint = () => stepHint ?? def.narrowHint ?? defaultNarrowHint;
+  const narrow = () => stepHint ?? def.narrowHint ?? defaultNarrowHint;
+  const envelope = (r: Record<string, unknown>): Envelope => {
+    const shown = count(r);
+    if (!paging || !paged || shown === undefined) return { truncated: true, hint: narrow() };
+    const noun = (n: number) => `${n} ${paging.noun}${n === 1 ? "" : paging.noun.endsWith("h") ? "es" : "s"}`;
+    if (offset + shown < total) {
+      const why =
+        shown < listed
+          ? `to fit max_answer_chars=${max}`
+          : `this tool lists at most ${paging.limit} per call`;
+      const range = shown === 0 ? "none" : `${offset + 1}–${offset + shown}`;
+      return {
+        truncated: true,
+        shown,
+        next: nextCall(def.name, args, { offset: offset + shown }),
+        hint: `Listed ${range} of ${noun(total)} (${why}); the call in next lists the rest from offset ${offset + shown}. ${narrow()}`,
+      };
+    }
+    // Every item is listed, with details left out: the same call with room for them all.
+    const need = Math.ceil((size(result) + 1000) / 1000) * 1000;
+    return {
+      truncated: true,
+      shown,
+      next: nextCall(def.name, args, { max_answer_chars: need }),
+      hint: `All ${noun(total - offset)}${offset > 0 ? ` from offset ${offset}` : ""} listed, details left out to fit max_answer_chars=${max}; the call in next has room for them. ${narrow()}`,
+    };
+  };
+  const withEnvelope = (r: Record<string, unknown>) => ({ ...r, ...envelope(r) });
+  const fits = (r: Record<string, unknown>) => size(withEnvelope(r)) <= max;
   // Room for the envelope fields that a shortened answer gains.
-  const room = () => max - size({ truncated: true, hint: hint() });
-  for (const step of def.shrink ?? []) {
-    const next = step(current as never) as Envelope & Record<string, unknown>;
-    // A step that sets its own hint knows best where to continue (read_file: the next line).
-    if (next.hint !== current.hint) stepHint = next.hint;
-    current = next;
-    if (size(current) <= room()) break;
+  const room = (r: Record<string, unknown>) => max - (size(withEnvelope(r)) - size(r));
+
+  let current = result as Envelope & Record<string, unknown>;
+  if (!fits(current)) {
+    for (const step of def.shrink ?? []) {
+      const next = step(current as never) as Envelope & Record<string, unknown>;
+      // A step that sets its own hint knows best where to continue (read_file: the next line).
+      if (next.hint !== current.hint) stepHint = next.hint;
+      current = next;
+      if (fits(current)) break;
+    }
   }
-  if (size(current) > room()) current = cutToFit(current, room(), def.keepWhole);
-  if (JSON.stringify(current) === JSON.stringify(result)) return result;
-  return { ...current, truncated: true, hint: hint() };
+  if (paging && paged && !fits(current)) {
+    const items = current[paging.items] as unknown[];
+    current = keepWholeItems(current, paging.items, fits);
+    if (count(current) === 0 && items.length > 0) {
+      // One item over the whole budget: list it with its long texts cut, so the next page moves on.
+      const one = { ...current, [paging.items]: [items[0]] };
+      const spare = max - (size(withEnvelope(one)) - size(items[0]));
+      current = { ...current, [paging.items]: [cutToFit({ item: items[0] }, spare).item] };
+    }
+  }
+  if (!fits(current)) current = cutToFit(current, room(current), def.keepWhole);
+  if (!partial && JSON.stringify(current) === JSON.stringify(result)) return result;
+  return withEnvelope(current);
+}
+
+/** The longest prefix of the paged list that fits: whole items, so the next page starts where this one ends. */
+function keepWholeItems<T extends Record<string, unknown>>(
+  answer: T,
+  key: string,
+  fits: (r: Record<string, unknown>) => boolean,
+): T {
+  const all = answer[key] as unknown[];
+  const take = (n: number) => ({ ...answer, [key]: all.slice(0, n) });
+  let lo = 0;
+  let hi = all.length;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (fits(take(mid))) lo = mid;
+    else hi = mid - 1;
+  }
+  return take(lo);
 }
 
 /** Strings shorter than this are never cut: names, paths, kinds and enum values stay whole. */

@@ -7,11 +7,16 @@ import { walkFiles } from "../project/ignore.js";
 import type { Project } from "../project/project.js";
 import type { CheckedPath } from "../security/sandbox.js";
 import { maxAnswerChars, plural } from "./common.js";
-import type { Answer } from "./envelope.js";
 import { defineTool, readOnly } from "./tool.js";
 
-/** Bounds on the work one search does; over them the result says it stopped. */
-const maxMatches = 2000;
+/** The most matches listed in one answer (the rest are counted, and paged with `offset`). */
+const maxListed = 2000;
+/**
+ * The scan itself is bounded by time, not by a match count: counting past the listed page is
+ * cheap, and a total cut at a count would be a wrong total. Over the bound the answer says
+ * `complete: false` and how far it got.
+ */
+const scanMillis = 30_000;
 const maxFileBytes = 4 * 1024 * 1024;
 /** Minified bundles would otherwise fill the budget with one line. */
 const maxSnippetLineChars = 400;
@@ -32,13 +37,18 @@ const matchSchema = z.object({
     .describe("the matching line(s) with context_lines around, each prefixed with its number"),
 });
 const output = {
-  matches: z.array(matchSchema),
-  file_counts: z
-    .array(z.object({ relative_path: z.string(), matches: z.number().int() }))
+  matches: z
+    .array(matchSchema)
+    .describe("the matching lines from offset on; the envelope's total counts all of them"),
+  files: z.number().int().describe("files with at least one match (all of them, not only the listed ones)"),
+  complete: z
+    .boolean()
     .optional()
-    .describe("matches per file, given instead of the matches when they do not fit"),
+    .describe(
+      "false when the scan stopped early (time bound, cancelled): total and files count only the files scanned",
+    ),
+  incomplete_reason: z.string().optional(),
 };
-type SearchResult = Answer<typeof output>;
 type Match = z.infer<typeof matchSchema>;
 
 export const searchForPatternTool = defineTool({
@@ -70,9 +80,18 @@ export const searchForPatternTool = defineTool({
       .default(0)
       .describe("Lines of context before and after each match"),
     code_files_only: z.boolean().default(false).describe("Only search source code files (by extension)"),
+    offset: z
+      .number()
+      .int()
+      .min(0)
+      .default(0)
+      .describe(
+        "Skip this many matching lines of the whole answer; a shortened answer names the next offset (offset + shown) in next",
+      ),
     max_answer_chars: maxAnswerChars,
   },
   output,
+  paging: { items: "matches", noun: "match", limit: maxListed },
   annotations: readOnly,
   async run(args, ctx) {
     const project = ctx.project;
@@ -81,35 +100,51 @@ export const searchForPatternTool = defineTool({
     const include = args.include_glob === undefined ? null : compileGlob(args.include_glob, "include_glob");
     const exclude = args.exclude_glob === undefined ? null : compileGlob(args.exclude_glob, "exclude_glob");
     const matches: Match[] = [];
-    const result: SearchResult = { matches };
+    // Every matching line is counted; only those in [offset, offset + maxListed) are listed.
+    const from = args.offset;
+    const to = from + maxListed;
+    let total = 0;
+    let files = 0;
+    let stopped: string | undefined;
+    const deadline = Date.now() + scanMillis;
 
     for await (const file of candidates(project, start, ctx.signal)) {
       if (include && !include(file.rel)) continue;
       if (exclude?.(file.rel)) continue;
       if (args.code_files_only && !isCodeFile(file.rel)) continue;
+      if (ctx.signal.aborted || Date.now() > deadline) {
+        stopped = `the scan stopped at ${file.rel} after ${ctx.signal.aborted ? "the call was cancelled" : `${scanMillis / 1000} s`}; total and files count the files before it (narrow relative_path or include_glob)`;
+        break;
+      }
       const text = await readSearchable(file.abs);
       if (text === null) continue;
-      for (const m of searchText(text, regex, args.context_lines)) {
-        if (matches.length >= maxMatches) {
-          result.truncated = true;
-          result.hint = `Stopped after ${maxMatches} matches; use a more specific pattern, relative_path or include_glob.`;
-          return result;
-        }
-        matches.push({ relative_path: file.rel, ...m });
+      const spans = matchingLines(text, regex);
+      if (spans.length === 0) continue;
+      files++;
+      const first = Math.max(0, from - total);
+      const last = Math.min(spans.length, to - total);
+      if (first < last) {
+        const lines = splitLines(text);
+        for (const span of spans.slice(first, last))
+          matches.push({ relative_path: file.rel, ...snippetOf(lines, span, args.context_lines) });
       }
-      if (ctx.signal.aborted) break;
+      total += spans.length;
     }
-    return result;
+    return {
+      matches,
+      files,
+      total,
+      ...(stopped ? { complete: false, incomplete_reason: stopped } : {}),
+    };
   },
   render(r) {
     const out: string[] = [];
-    if (r.file_counts) {
-      const total = r.file_counts.reduce((n, f) => n + f.matches, 0);
-      out.push(`${total} match${total === 1 ? "" : "es"} in ${plural(r.file_counts.length, "file")}:`);
-      for (const f of r.file_counts) out.push(`  ${f.relative_path}: ${f.matches}`);
-    } else if (r.matches.length === 0) {
+    const total = r.total ?? r.matches.length;
+    if (r.complete === false) out.push(`Incomplete: ${r.incomplete_reason}`);
+    if (total === 0) {
       out.push("No matches.");
     } else {
+      out.push(`${total} match${total === 1 ? "" : "es"} in ${plural(r.files, "file")}:`);
       for (const m of r.matches) {
         out.push(
           m.snippet === "" ? `${m.relative_path}:${m.line}` : `${m.relative_path}:${m.line}\n${m.snippet}`,
@@ -118,13 +153,10 @@ export const searchForPatternTool = defineTool({
     }
     return out.join("\n");
   },
-  shrink: [
-    (r) => ({ ...r, matches: r.matches.map((m) => ({ ...m, snippet: matchedLinesOnly(m) })) }),
-    (r) => ({ ...r, matches: r.matches.map((m) => ({ ...m, snippet: "" })) }),
-    (r) => ({ ...r, matches: [], file_counts: countsOf(r.matches) }),
-  ],
+  // Context goes first; then the wrapper lists whole matches up to the budget and names the next page.
+  shrink: [(r) => ({ ...r, matches: r.matches.map((m) => ({ ...m, snippet: matchedLinesOnly(m) })) })],
   narrowHint:
-    "Narrow the search: a more specific pattern, a deeper relative_path, include_glob/exclude_glob, or fewer context_lines.",
+    "Or narrow the search: a more specific pattern, a deeper relative_path, or include_glob/exclude_glob.",
 });
 
 function compileRegex(pattern: string): RegExp {
@@ -195,27 +227,32 @@ async function readSearchable(abs: string): Promise<string | null> {
   }
 }
 
-/** One entry per line on which a match starts. */
-export function searchText(
-  text: string,
-  regex: RegExp,
-  context: number,
-): Array<{ line: number; snippet: string }> {
-  const out: Array<{ line: number; snippet: string }> = [];
+/** The 0-based first and last line of a match; one per line on which a match starts. */
+interface Span {
+  from: number;
+  to: number;
+}
+
+/** The lines on which a match starts (what is counted), without building any snippet. */
+export function matchingLines(text: string, regex: RegExp): Span[] {
+  const out: Span[] = [];
   const starts = lineStarts(text);
-  const lines = splitLines(text);
+  const lineCount = splitLines(text).length;
   let lastLine = -1;
   regex.lastIndex = 0;
   for (const m of text.matchAll(regex)) {
     const from = positionAt(text, m.index, starts).line;
     // A match at the very end of a file that ends with a line break is on no line.
-    if (from === lastLine || from >= lines.length) continue;
+    if (from === lastLine || from >= lineCount) continue;
     lastLine = from;
     const endOffset = m.index + Math.max(0, m[0].length - 1);
-    const to = Math.max(from, positionAt(text, endOffset, starts).line);
-    out.push({ line: from + 1, snippet: numbered(lines, from - context, to + context) });
+    out.push({ from, to: Math.max(from, positionAt(text, endOffset, starts).line) });
   }
   return out;
+}
+
+function snippetOf(lines: readonly string[], span: Span, context: number): { line: number; snippet: string } {
+  return { line: span.from + 1, snippet: numbered(lines, span.from - context, span.to + context) };
 }
 
 function numbered(lines: readonly string[], from0: number, to0: number): string {
@@ -239,10 +276,4 @@ function matchedLinesOnly(m: Match): string {
     .split("\n")
     .filter((l) => Number.parseInt(l, 10) === m.line)
     .join("\n");
-}
-
-function countsOf(matches: readonly Match[]): Array<{ relative_path: string; matches: number }> {
-  const counts = new Map<string, number>();
-  for (const m of matches) counts.set(m.relative_path, (counts.get(m.relative_path) ?? 0) + 1);
-  return [...counts].map(([relative_path, n]) => ({ relative_path, matches: n }));
 }

@@ -6,7 +6,7 @@ import type { z } from "zod";
 import type { Logger } from "../log.js";
 import type { Project } from "../project/project.js";
 import type { Workspace } from "../workspace.js";
-import type { Answer } from "./envelope.js";
+import type { Answer, Paging } from "./envelope.js";
 
 export interface ToolContext {
   /** The active project; reading it throws `no_active_project` when there is none. */
@@ -55,6 +55,8 @@ export interface ToolDef<I extends z.ZodRawShape = z.ZodRawShape, O extends z.Zo
    * edit changed (`files`) must be told whole, or an agent cannot know what it has to review.
    */
   keepWhole?: readonly string[];
+  /** The answer is a list walked with `offset`: the wrapper cuts it at whole items and names the next page. */
+  paging?: Paging;
 }
 
 /** Keeps literal types of the shapes while checking the object against ToolDef. */

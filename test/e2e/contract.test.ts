@@ -94,7 +94,17 @@ describe("contract: every tool through the SDK client, small and over budget", (
         failures.push(`${what}: over budget but not truncated (${JSON.stringify(s).length} chars)`);
       if (typeof s.hint !== "string" || s.hint === "") failures.push(`${what}: truncated without a hint`);
       else if (!r.text.includes(s.hint)) failures.push(`${what}: the hint is not in the text`);
-    } else if ("truncated" in s || "hint" in s) {
+      // A paged list says N of TOTAL and the one call that gets the rest, in both forms.
+      if (s.shown !== undefined) {
+        if (typeof s.total !== "number") failures.push(`${what}: shown without total`);
+        if (typeof s.next !== "string" || !s.next.startsWith(`${tool} {`))
+          failures.push(`${what}: shortened page without a next call: ${String(s.next)}`);
+        else if (!r.text.includes(`next: ${s.next}`))
+          failures.push(`${what}: the next call is not in the text`);
+        if (!String(s.hint).includes(`of ${s.total}`) && !String(s.hint).startsWith("All "))
+          failures.push(`${what}: the hint does not say N of TOTAL: ${String(s.hint)}`);
+      }
+    } else if ("truncated" in s || "hint" in s || "shown" in s || "next" in s) {
       failures.push(`${what}: a small answer says truncated/hint: ${JSON.stringify(s).slice(0, 200)}`);
     }
     return r;
@@ -173,6 +183,11 @@ describe("contract: every tool through the SDK client, small and over budget", (
         { name_path: "helper", relative_path: "src/generated/big.ts", max_answer_chars: 300 },
         "truncated",
       ),
+      check(
+        "find_referencing_symbols",
+        { name_path: "helper", relative_path: "src/generated/big.ts", offset: 395 },
+        "small",
+      ),
       // 300 type errors: get_diagnostics_for_file has no max_answer_chars; the default budget applies.
       check("get_diagnostics_for_file", { relative_path: "src/generated/errors300.ts" }, "truncated"),
       check("get_project_diagnostics", { max_answer_chars: 2000 }, "truncated"),
@@ -200,6 +215,11 @@ describe("contract: every tool through the SDK client, small and over budget", (
         "search_for_pattern",
         { pattern: "return", relative_path: "src/generated", context_lines: 2 },
         "truncated",
+      ),
+      check(
+        "search_for_pattern",
+        { pattern: "return", relative_path: "src/generated", offset: 390 },
+        "small",
       ),
       check("search_for_pattern", { pattern: "(unclosed" }, "error"),
     ]);

@@ -234,3 +234,121 @@ test("through the SDK client: bad arguments, an unknown tool and a missing proje
   );
   assert.deepEqual(noProject._meta, { "scalpel/error": { code: "no_active_project" } });
 });
+
+describe("paged lists: N of TOTAL, why, and a next call that walks the whole set once", () => {
+  // The real definitions (their shrink steps and paging), fed answers the way their run() builds
+  // them: the items from `offset` on, at most the tool's limit, and `total` for all of them.
+  const search = allTools.find((t) => t.name === "search_for_pattern")!;
+  const refs = allTools.find((t) => t.name === "find_referencing_symbols")!;
+  const all = Array.from({ length: 2345 }, (_, i) => ({
+    relative_path: `src/dir${i % 37}/file${i % 101}.ts`,
+    line: i + 1,
+    snippet: `${i + 1}: const value${i} = compute(input); // some text that makes the line longer`,
+  }));
+  const searchAnswer = (offset: number) => ({
+    matches: all.slice(offset, offset + (search.paging?.limit ?? Infinity)),
+    files: 101,
+    total: all.length,
+  });
+  const parseNext = (next: unknown, tool: string) => {
+    assert.equal(typeof next, "string");
+    const at = (next as string).indexOf(" ");
+    assert.equal((next as string).slice(0, at), tool);
+    return JSON.parse((next as string).slice(at + 1)) as Record<string, unknown>;
+  };
+
+  test("walking search_for_pattern with next covers every match once, each page valid and within budget", () => {
+    let args: Record<string, unknown> = { pattern: "value", max_answer_chars: 5000 };
+    const seen: number[] = [];
+    for (let page = 0; page < 1000; page++) {
+      const offset = (args.offset as number | undefined) ?? 0;
+      const fitted = fitBudget(search, searchAnswer(offset), 5000, args);
+      check(search, fitted, `page ${page}`);
+      assert.ok(JSON.stringify(fitted).length <= 5000);
+      const listed = fitted.matches as Array<{ line: number }>;
+      seen.push(...listed.map((m) => m.line));
+      assert.equal(fitted.total, all.length);
+      if (!fitted.truncated) break;
+      assert.equal(fitted.shown, listed.length);
+      assert.ok(listed.length > 0, "a page lists something");
+      assert.match(
+        String(fitted.hint),
+        new RegExp(
+          `^Listed ${offset + 1}–${offset + listed.length} of 2345 matches \\(to fit max_answer_chars=5000\\)`,
+        ),
+      );
+      const text = renderAnswer(search, fitted);
+      assert.ok(text.includes(`next: ${fitted.next}`), "the text names the next call too");
+      args = parseNext(fitted.next, "search_for_pattern");
+      assert.deepEqual(args, { pattern: "value", max_answer_chars: 5000, offset: offset + listed.length });
+    }
+    assert.deepEqual(
+      seen,
+      all.map((m) => m.line),
+      "no gaps, no repeats, in order",
+    );
+  });
+
+  test("a page cut by the tool's own limit (not the budget) says so, and the last page is not truncated", () => {
+    const big = 10_000_000;
+    const first = fitBudget(search, searchAnswer(0), big, { pattern: "value", max_answer_chars: big });
+    assert.equal(first.truncated, true);
+    assert.equal(first.shown, 2000);
+    assert.match(
+      String(first.hint),
+      /^Listed 1–2000 of 2345 matches \(this tool lists at most 2000 per call\)/,
+    );
+    const args = parseNext(first.next, "search_for_pattern");
+    const second = searchAnswer(args.offset as number);
+    const last = fitBudget(search, second, big, args);
+    assert.equal(last, second, "the rest fits: returned as it is");
+    assert.ok(!("truncated" in last) && !("next" in last) && !("shown" in last));
+    assert.equal((last.matches as unknown[]).length, 345);
+  });
+
+  test("every reference listed but snippets dropped: next is the same call with room for them", () => {
+    const references = Array.from({ length: 40 }, (_, i) => ({
+      relative_path: `src/f${i}.ts`,
+      line: i + 1,
+      column: 3,
+      containing_symbol: null,
+      snippet: `${i}: ${"call(target); ".repeat(20)}`,
+    }));
+    const symbol = sample(refs.output.symbol as z.ZodType, 1, 10);
+    const answer = { symbol, references, total: 40, complete: true };
+    const args = { name_path: "target", relative_path: "src/t.ts", max_answer_chars: 6000 };
+    const fitted = fitBudget(refs, answer, 6000, args);
+    check(refs, fitted, "snippets dropped");
+    assert.equal(fitted.truncated, true);
+    assert.equal(fitted.shown, 40);
+    assert.ok((fitted.references as Array<{ snippet?: string }>).every((r) => r.snippet === undefined));
+    assert.doesNotMatch(String(fitted.hint), /context_lines/, "no snippets left to shorten");
+    assert.match(
+      String(fitted.hint),
+      /^All 40 references listed, details left out to fit max_answer_chars=6000/,
+    );
+    const next = parseNext(fitted.next, "find_referencing_symbols");
+    assert.ok((next.max_answer_chars as number) >= JSON.stringify(answer).length);
+    const again = fitBudget(refs, answer, next.max_answer_chars as number, next);
+    assert.equal(again, answer, "the next call's budget holds the whole answer");
+  });
+
+  test("a single item over the whole budget is listed with its long text cut, so next moves on", () => {
+    const huge = { relative_path: "src/min.js", line: 7, snippet: `7: ${"x".repeat(5000)}` };
+    const answer = { matches: [huge, ...all.slice(0, 5)], files: 2, total: 6 };
+    const fitted = fitBudget(search, answer, 1500, { pattern: "x" });
+    check(search, fitted, "one huge item");
+    assert.ok(JSON.stringify(fitted).length <= 1500);
+    assert.equal(fitted.shown, 1);
+    assert.equal((fitted.matches as Array<{ line: number }>)[0]?.line, 7);
+    assert.equal(fitted.next, `search_for_pattern ${JSON.stringify({ pattern: "x", offset: 1 })}`);
+  });
+
+  test("an unshortened page — first or last — carries total but never truncated, shown or next", () => {
+    const small = { matches: all.slice(2340), files: 3, total: 2345 };
+    assert.equal(fitBudget(search, small, 20_000, { pattern: "x", offset: 2340 }), small);
+    const none = { matches: [], files: 0, total: 0 };
+    assert.equal(fitBudget(search, none, 20_000, { pattern: "x" }), none);
+    assert.ok(!renderAnswer(search, none).includes("(truncated)"));
+  });
+});

@@ -283,18 +283,33 @@ describe("search_for_pattern", () => {
     assert.equal(log.matches.length, 1);
   });
 
-  test("over budget through the wrapper: snippets, then matches give way to counts", async () => {
+  test("over budget through the wrapper: context goes, then whole matches, with N of TOTAL and the next page", async () => {
     const body = Array.from({ length: 300 }, (_, i) => `needle ${i} ${"y".repeat(30)}`).join("\n");
     await put("hay/h.txt", `${body}\n`);
-    const res = await runTool(
-      searchForPatternTool as unknown as ToolDef,
-      { pattern: "needle", relative_path: "hay", context_lines: 2, max_answer_chars: 1000 },
-      { workspace: { project } as unknown as Workspace, log, toolNames: [] },
-    );
-    const sc = res.structuredContent as { truncated: boolean; matches: unknown[]; file_counts: unknown[] };
+    const args = { pattern: "needle", relative_path: "hay", context_lines: 2, max_answer_chars: 1000 };
+    const res = await runTool(searchForPatternTool as unknown as ToolDef, args, {
+      workspace: { project } as unknown as Workspace,
+      log,
+      toolNames: [],
+    });
+    const sc = res.structuredContent as {
+      truncated: boolean;
+      matches: Array<{ line: number; snippet: string }>;
+      total: number;
+      shown: number;
+      files: number;
+      next: string;
+    };
     assert.equal(sc.truncated, true);
-    assert.deepEqual(sc.file_counts, [{ relative_path: "hay/h.txt", matches: 300 }]);
+    assert.equal(sc.total, 300);
+    assert.equal(sc.files, 1);
+    assert.equal(sc.shown, sc.matches.length);
+    assert.ok(sc.shown > 0 && sc.shown < 300);
+    assert.equal(sc.matches[0]?.snippet, `1: needle 0 ${"y".repeat(30)}`, "context dropped, the line kept");
+    assert.equal(sc.next, `search_for_pattern ${JSON.stringify({ ...args, offset: sc.shown })}`);
+    assert.ok(JSON.stringify(sc).length <= 1000);
     assert.match(res.content[0]?.text ?? "", /300 matches in 1 file/);
+    assert.match(res.content[0]?.text ?? "", new RegExp(`Listed 1–${sc.shown} of 300 matches`));
   });
 });
 
