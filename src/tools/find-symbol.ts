@@ -30,12 +30,33 @@ export const findSymbolTool = defineTool({
     substring_matching: z.boolean().default(false).describe("Match the last segment as a substring"),
     include_kinds: z.array(z.enum(kindNames as [string, ...string[]])).default([]),
     exclude_kinds: z.array(z.enum(kindNames as [string, ...string[]])).default([]),
-    max_matches: z.number().int().min(1).default(100),
+    max_matches: z
+      .number()
+      .int()
+      .min(1)
+      .default(100)
+      .describe("list at most this many symbols per call; the envelope's total counts all matches"),
+    offset: z
+      .number()
+      .int()
+      .min(0)
+      .default(0)
+      .describe(
+        "Skip this many matches of the whole answer; a shortened answer names the next offset in next",
+      ),
     exclude_tests: excludeTests,
     max_answer_chars: maxAnswerChars,
   },
-  output: { symbols: z.array(symbolSchema), ...completeness },
+  output: {
+    symbols: z
+      .array(symbolSchema)
+      .describe("matches from offset on; the envelope's total counts all of them"),
+    ...completeness,
+  },
   annotations: readOnly,
+  // The tool applies max_matches itself; `limit` is only the wrapper's wording for the default
+  // (the wrapper cannot yet name a per-call argument such as max_matches in its hint).
+  paging: { items: "symbols", noun: "symbol", limit: 100 },
   narrowHint: "Give a longer name path, a relative_path, include_kinds, or set include_body false.",
   shrink: [
     (r) => ({ ...r, symbols: r.symbols.map(({ body: _b, ...s }) => s) }),
@@ -54,7 +75,8 @@ export const findSymbolTool = defineTool({
     const files = args.exclude_tests ? found.filter((f) => !isTestFile(project, f.rel)) : found;
     const symbols: SymbolResult[] = [];
     const problems = new Set<string>();
-    let more = false;
+    // Every match is counted (total); only those in [offset, offset + max_matches) are listed.
+    let total = 0;
     for (const file of files) {
       let fs: Awaited<ReturnType<typeof fileSymbols>>;
       try {
@@ -67,10 +89,8 @@ export const findSymbolTool = defineTool({
       for (const node of matchSymbols(fs.roots, args.name_path_pattern, args.substring_matching)) {
         if (include.size > 0 && !include.has(node.kind)) continue;
         if (exclude.has(node.kind)) continue;
-        if (symbols.length >= args.max_matches) {
-          more = true;
-          break;
-        }
+        total++;
+        if (total <= args.offset || symbols.length >= args.max_matches) continue;
         symbols.push(
           toSymbolResult(
             node,
@@ -84,14 +104,9 @@ export const findSymbolTool = defineTool({
       symbols: SymbolResult[];
       complete: boolean;
       incomplete_reason?: string;
-      truncated?: boolean;
-      hint?: string;
-    } = { symbols, complete: problems.size === 0 };
+      total: number;
+    } = { symbols, complete: problems.size === 0, total };
     if (problems.size > 0) result.incomplete_reason = [...problems].join(" ");
-    if (more) {
-      result.truncated = true;
-      result.hint = `More than ${args.max_matches} matches; narrow the name path or relative_path, or raise max_matches.`;
-    }
     return result;
   },
   render(r) {

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { isAppError } from "../errors.js";
 import { type SymbolResult, symbolSchema, toSymbolResult } from "../symbols/result.js";
 import { codeFilesUnder } from "./code-files.js";
-import { completeness, maxAnswerChars, plural } from "./common.js";
+import { completeness, maxAnswerChars } from "./common.js";
 import { renderSymbol } from "./find-symbol.js";
 import { fileSymbols } from "./symbol-access.js";
 import { excludeTests, isTestFile } from "./test-files.js";
@@ -12,6 +12,31 @@ import { defineTool, readOnly } from "./tool.js";
 interface FileOverview {
   relative_path: string;
   symbols: SymbolResult[];
+  outline?: string | undefined;
+}
+
+/** Keeps `levels` levels of children below each top-level symbol (0: top level only). */
+function pruneTo(levels: number) {
+  const prune = (s: SymbolResult, left: number): SymbolResult => {
+    const { children, ...rest } = s;
+    if (left === 0 || children === undefined) return rest;
+    return { ...rest, children: children.map((c) => prune(c, left - 1)) };
+  };
+  return <R extends { files: FileOverview[] }>(r: R): R => ({
+    ...r,
+    files: r.files.map((f) => ({ ...f, symbols: f.symbols.map((s) => prune(s, levels)) })),
+  });
+}
+
+/**
+ * The last compact form: one line per top-level symbol, `name_path [kind] start-end`. Measured on
+ * zod 3.25.76: src/v3/types.ts (221 top-level symbols) needs ~31k characters of JSON as Symbol
+ * objects but 8.2k as an outline; src/v4/core/schemas.ts (334) 13.4k — so a central file's names
+ * and line ranges fit the default budget instead of collapsing to a count. Past this, whole files
+ * are cut by paging (offset).
+ */
+export function outlineLine(s: Pick<SymbolResult, "name_path" | "kind" | "start_line" | "end_line">) {
+  return `${s.name_path} [${s.kind}] ${s.start_line}-${s.end_line}`;
 }
 
 export const getSymbolsOverviewTool = defineTool({
@@ -28,25 +53,52 @@ export const getSymbolsOverviewTool = defineTool({
       .default(0)
       .describe("Levels of children to include (1 shows class members)"),
     exclude_tests: excludeTests,
+    offset: z
+      .number()
+      .int()
+      .min(0)
+      .default(0)
+      .describe(
+        "Skip this many files of a directory's overview; a shortened answer names the next offset in next",
+      ),
     max_answer_chars: maxAnswerChars,
   },
   output: {
-    files: z.array(z.object({ relative_path: z.string(), symbols: z.array(symbolSchema) })),
+    files: z
+      .array(
+        z.object({
+          relative_path: z.string(),
+          symbols: z.array(symbolSchema),
+          outline: z
+            .string()
+            .optional()
+            .describe(
+              "compact form used to fit the budget: one line per top-level symbol, `name_path [kind] start-end` (symbols is then empty)",
+            ),
+        }),
+      )
+      .describe("one entry per file, from offset on; the envelope's total counts all files"),
     ...completeness,
   },
   annotations: readOnly,
-  narrowHint: "Ask for a sub-directory or a single file, or lower depth.",
+  narrowHint: "Ask for a sub-directory or a single file, set exclude_tests, or raise max_answer_chars.",
+  paging: { items: "files", noun: "file" },
+  // Degrades by depth first, then per symbol, then whole files by paging — never to a bare count.
   shrink: [
+    pruneTo(2),
+    pruneTo(1),
+    pruneTo(0),
     (r) => ({
       ...r,
-      files: r.files.map((f) => ({ ...f, symbols: f.symbols.map(({ children: _c, ...s }) => s) })),
+      files: r.files.map((f) => ({ ...f, symbols: f.symbols.map(({ detail: _d, ...s }) => s) })),
     }),
     (r) => ({
       ...r,
-      files: r.files.map((f) => ({
-        relative_path: `${f.relative_path} (${plural(f.symbols.length, "symbol")})`,
-        symbols: [],
-      })),
+      files: r.files.map((f) =>
+        f.outline !== undefined
+          ? f
+          : { relative_path: f.relative_path, symbols: [], outline: f.symbols.map(outlineLine).join("\n") },
+      ),
     }),
   ],
   async run(args, ctx) {
@@ -54,7 +106,9 @@ export const getSymbolsOverviewTool = defineTool({
     const start = project.sandbox.resolve(args.relative_path, { mustExist: true });
     const isFile = (await stat(start.abs)).isFile();
     const found = isFile ? [start] : await codeFilesUnder(project, start.rel, ctx.signal);
-    const files = args.exclude_tests ? found.filter((f) => !isTestFile(project, f.rel)) : found;
+    const all = args.exclude_tests ? found.filter((f) => !isTestFile(project, f.rel)) : found;
+    // Whole files are the pages: only those from offset are read (the wrapper cuts the rest to fit).
+    const files = all.slice(args.offset);
     const out: FileOverview[] = [];
     const problems = new Set<string>();
     let done = 0;
@@ -73,9 +127,10 @@ export const getSymbolsOverviewTool = defineTool({
       if (files.length > 20 && done % 20 === 0)
         ctx.progress(`symbols of ${done}/${files.length} files`, done, files.length);
     }
-    const result: { files: FileOverview[]; complete: boolean; incomplete_reason?: string } = {
+    const result: { files: FileOverview[]; complete: boolean; incomplete_reason?: string; total: number } = {
       files: out,
       complete: problems.size === 0,
+      total: all.length,
     };
     if (problems.size > 0) result.incomplete_reason = [...problems].join(" ");
     return result;
@@ -86,6 +141,7 @@ export const getSymbolsOverviewTool = defineTool({
     for (const f of r.files) {
       parts.push(`${f.relative_path}:`);
       for (const s of f.symbols) parts.push(renderSymbol(s, "  ", false));
+      if (f.outline) parts.push(f.outline.replace(/^/gm, "  "));
     }
     return parts.join("\n") || "no symbols";
   },
