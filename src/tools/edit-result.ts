@@ -5,19 +5,34 @@
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { type ApplyResult, applyPlan, applyRecomputed, isStaleConflict, planPaths } from "../edits/apply.js";
+import { cutPatches, parsePatches } from "../edits/diff.js";
 import { journalFiles } from "../edits/journal.js";
 import type { EditPlan } from "../edits/plan.js";
 import { AppError } from "../errors.js";
 import { plural } from "./common.js";
 import { type Diagnostic, diagnosticSchema } from "./diagnostic.js";
 import { type ChangedSymbol, deltaAfter, snapshotBefore } from "./diagnostics-delta.js";
-import type { Answer } from "./envelope.js";
+import { type Answer, nextCall } from "./envelope.js";
 import type { ToolContext } from "./tool.js";
+
+/** Line numbers listed per file in `lines`. */
+const listedLines = 5;
 
 export const fileChangeSchema = z.object({
   relative_path: z.string(),
   added_lines: z.number().int(),
   removed_lines: z.number().int(),
+  sites: z
+    .number()
+    .int()
+    .optional()
+    .describe("edited ranges in the file; given when the file's diff is not in the answer"),
+  lines: z
+    .array(z.number().int())
+    .optional()
+    .describe(
+      `with sites: the first lines (1-based, after the edit, at most ${listedLines}) where edited ranges start`,
+    ),
 });
 
 export const editResultShape = {
@@ -71,12 +86,63 @@ export const appliedDiffMaxChars = 4000;
 /** Diagnostics kept per list of diagnostics_delta when the answer is over its budget. */
 const shrunkDeltaItems = 20;
 
-/** Budget steps for writing tools: the diff, then a broken build's flood of new diagnostics. */
+type FileChange = EditResult["files"][number];
+
+/**
+ * Adds `sites` and `lines` to the files whose diff `shownDiff` leaves out (or cuts short), read
+ * from the whole diff: an agent still sees where each file changes without the diff's text.
+ */
+export function summariseFiles(files: FileChange[], fullDiff: string, shownDiff = ""): FileChange[] {
+  const whole = new Map(parsePatches(fullDiff).map((p) => [p.path, p]));
+  const shown = new Map(parsePatches(shownDiff).map((p) => [p.path, p.hunks.length]));
+  return files.map((f) => {
+    const p = whole.get(f.relative_path);
+    if (!p || shown.get(f.relative_path) === p.hunks.length) return f;
+    return { ...f, sites: p.sites, lines: p.lines.slice(0, listedLines) };
+  });
+}
+
+const jsonLength = (text: string) => JSON.stringify(text).length;
+
+/**
+ * The diff cut to `budget` characters (as JSON) at whole files (or the first file's whole hunks),
+ * with a hint that says how many files' diffs are shown of how many, ending in `more`.
+ * `counts`: also set the envelope's `total`/`shown` — only for a tool that gives the `next` call.
+ */
+function cutDiff(r: EditResult, fullDiff: string, budget: number, more: string, counts: boolean): EditResult {
+  const patches = parsePatches(fullDiff);
+  const cut = cutPatches(patches, budget, jsonLength);
+  // After an earlier cut, a file whose diff is gone already carries its sites: count it too.
+  const summarised = new Set(r.files.filter((f) => f.sites !== undefined).map((f) => f.relative_path));
+  const total = summarised.size + patches.filter((p) => !summarised.has(p.path)).length;
+  const { diff: _diff, ...rest } = r;
+  const files = summariseFiles(r.files, fullDiff, cut.diff);
+  const partial = cut.hunks > 0 ? ` and ${plural(cut.hunks, "hunk")} of the next` : "";
+  const hint = `Diffs of ${cut.files} of ${plural(total, "file")}${partial} are shown (whole files and hunks, cut to fit the answer); every file is listed in files, with sites and the lines where the rest change. ${more}`;
+  return {
+    ...rest,
+    files,
+    ...(cut.diff !== "" ? { diff: cut.diff } : {}),
+    ...(counts ? { total, shown: cut.files } : {}),
+    hint,
+  };
+}
+
+const readTheRest = "Read the changed lines with read_file (files[].lines says where).";
+
+/** Halves the shown diff at whole files; the first step also records which files are left out. */
+function halveDiff(r: EditResult): EditResult {
+  if (!r.diff) return r;
+  return cutDiff(r, r.diff, Math.floor(jsonLength(r.diff) / 2), readTheRest, false);
+}
+
+/**
+ * Budget steps for writing tools: the diff, halved at whole files (never mid-hunk) until it fits,
+ * then a broken build's flood of new diagnostics.
+ */
 export const editResultShrink: Array<(r: EditResult) => EditResult> = [
-  (r) => {
-    const { diff: _diff, ...rest } = r;
-    return rest;
-  },
+  ...Array.from({ length: 8 }, () => halveDiff),
+  (r) => (r.diff ? cutDiff(r, r.diff, 0, readTheRest, false) : r),
   (r) =>
     r.diagnostics_delta
       ? {
@@ -86,13 +152,35 @@ export const editResultShrink: Array<(r: EditResult) => EditResult> = [
             new: r.diagnostics_delta.new.slice(0, shrunkDeltaItems),
             resolved: r.diagnostics_delta.resolved.slice(0, shrunkDeltaItems),
           },
-          hint: `The diff and all but the first ${shrunkDeltaItems} diagnostics of each kind were left out because the answer is large; call get_diagnostics_for_file on the touched files for the full list, or read the changed lines with read_file.`,
+          hint: `${r.hint ? `${r.hint} ` : ""}All but the first ${shrunkDeltaItems} diagnostics of each kind were left out because the answer is large; call get_diagnostics_for_file on the touched files for the full list.`,
         }
       : r,
 ];
 
-export const editNarrowHint =
-  "The diff was left out because it is large; run with dry_run on a smaller change, or read the changed lines with read_file.";
+/**
+ * A dry run fitted to `max` by its tool, which knows the caller's arguments: as much of the diff as
+ * fits, in whole files and hunks, and a `next` call with room for all of it. An answer that fits
+ * is returned unchanged.
+ */
+export function fitDryRun(
+  r: EditResult,
+  max: number,
+  tool: string,
+  args: Record<string, unknown>,
+): EditResult {
+  const size = (x: unknown) => JSON.stringify(x).length;
+  if (!r.diff || size(r) <= max) return r;
+  const need = Math.ceil((size(r) + 1000) / 1000) * 1000;
+  const next = nextCall(tool, args, { max_answer_chars: need });
+  const more = `Read the changed lines with read_file, or see the whole diff with the call in next (max_answer_chars=${need}).`;
+  const bare = { ...cutDiff(r, r.diff, 0, more, true), truncated: true, next };
+  // The hint's counts grow by a few digits once diffs are shown.
+  const budget = max - size(bare) - 20;
+  if (budget <= 0) return bare;
+  return { ...cutDiff(r, r.diff, budget, more, true), truncated: true, next };
+}
+
+export const editNarrowHint = readTheRest;
 
 /** What every writing tool declares about its answer: its fields and how to fit it in the budget. */
 export const editOutput = {
@@ -173,6 +261,8 @@ export async function commitPlan(
     ...(options.reverses ? { reverses: options.reverses } : {}),
   });
   if (applied.diff !== "" && applied.diff.length <= appliedDiffMaxChars) result.diff = applied.diff;
+  // A long diff is not echoed; where each file changed still is.
+  else if (applied.diff !== "") result.files = summariseFiles(files, applied.diff);
   if (applied.written.length > 0) {
     try {
       await project.notifyWritten(applied.written);
@@ -203,7 +293,13 @@ export function renderEditResult(r: EditResult): string {
   if (!r.applied) out.push(`Dry run: nothing was written. The edit would change ${count}:`);
   else if (r.files.length === 0) out.push("Applied; no file content changed.");
   else out.push(`Applied edit ${r.edit_id ?? ""} to ${count}:`.replace("  ", " "));
-  for (const f of r.files) out.push(`  ${f.relative_path} (+${f.added_lines} -${f.removed_lines})`);
+  for (const f of r.files) {
+    const where =
+      f.sites === undefined
+        ? ""
+        : ` ${plural(f.sites, "site")}, at line${f.lines?.length === 1 ? "" : "s"} ${(f.lines ?? []).join(", ")}${f.sites > (f.lines?.length ?? 0) ? ", …" : ""}`;
+    out.push(`  ${f.relative_path} (+${f.added_lines} -${f.removed_lines})${where}`);
+  }
   if (r.diff) out.push("", r.diff.trimEnd());
   const delta = r.diagnostics_delta;
   if (delta) {
