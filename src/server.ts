@@ -5,6 +5,7 @@
 import { McpServer, type RegisteredTool, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { Logger } from "./log.js";
+import { reportWaitsTo, throttled } from "./lsp/readiness.js";
 import { prompts, staticResources, templateResources } from "./resources/index.js";
 import { outputShapeOf } from "./tools/envelope.js";
 import { allTools, toolsFor } from "./tools/index.js";
@@ -61,13 +62,23 @@ export function createServer(options: ServerOptions): McpServer {
                   })
                   .catch(() => {});
               };
-        return runTool(def, args, {
-          workspace,
-          log,
-          signal: extra.signal,
-          toolNames: toolNames(),
-          ...(progress ? { progress } : {}),
-        });
+        const run = () =>
+          runTool(def, args, {
+            workspace,
+            log,
+            signal: extra.signal,
+            toolNames: toolNames(),
+            ...(progress ? { progress } : {}),
+          });
+        if (!progress) return run();
+        // A call that waits on a language server (start, project load, indexing, diagnostics)
+        // tells the client what it waits for, at most 4 times a second.
+        const waits = throttled((message) => progress(message));
+        try {
+          return await reportWaitsTo(waits.listener, run);
+        } finally {
+          waits.stop();
+        }
       },
     );
     if (!def.annotations.readOnlyHint) writers.push(registered);

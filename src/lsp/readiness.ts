@@ -4,6 +4,7 @@
  * sleep alone. Requests are gated on it: a request waits while the server says it is busy, bounded
  * by the rule's `maxWaitMs`; after the bound the server is used anyway and `indexing` stays true.
  */
+import { AsyncLocalStorage } from "node:async_hooks";
 import type { Logger } from "../log.js";
 import type { ReadinessRule } from "./types.js";
 
@@ -11,8 +12,70 @@ type Token = string | number;
 
 export type ProgressListener = (title: string, message?: string, percentage?: number) => void;
 
+/** Told, for one tool call, what the call is waiting for on a server (one line of text). */
+export type WaitListener = (message: string) => void;
+
+/**
+ * The listener of the tool call whose async context a wait runs in. A context rather than a
+ * parameter: the waits sit under every symbol helper, and threading a callback through each of
+ * them would touch most tools for the sake of one optional notification.
+ */
+const callListener = new AsyncLocalStorage<WaitListener>();
+
+/** Runs `fn` so that every server wait inside it that lasts past WAIT_REPORT_AFTER_MS reports to `listener`. */
+export function reportWaitsTo<T>(listener: WaitListener, fn: () => T): T {
+  return callListener.run(listener, fn);
+}
+
+/** Runs `fn` without wait reports (for a caller that reports the servers' progress itself). */
+export function withoutWaitReports<T>(fn: () => T): T {
+  return callListener.exit(fn);
+}
+
+/** Waits shorter than this are not worth a notification. */
+export const WAIT_REPORT_AFTER_MS = 1000;
+
+/**
+ * Wraps `send` so that it passes on at most one message per `gapMs` (the latest one wins, sent when
+ * the gap is over) and never the same text twice in a row; `stop` drops what is still pending.
+ */
+export function throttled(send: WaitListener, gapMs = 250): { listener: WaitListener; stop(): void } {
+  let last = 0;
+  let lastText: string | undefined;
+  let pending: string | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const flush = () => {
+    timer = undefined;
+    if (pending === undefined || pending === lastText) return;
+    lastText = pending;
+    pending = undefined;
+    last = Date.now();
+    send(lastText);
+  };
+  return {
+    listener: (message) => {
+      pending = message;
+      const wait = last + gapMs - Date.now();
+      if (wait <= 0) flush();
+      else timer ??= setTimeout(flush, wait);
+    },
+    stop: () => {
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+      pending = undefined;
+    },
+  };
+}
+
 export class Readiness {
-  private readonly open = new Map<Token, { title: string; since: number }>();
+  private readonly open = new Map<
+    Token,
+    { title: string; since: number; message?: string; percentage?: number }
+  >();
+  /** The last `serverStatus` message (rust-analyzer: e.g. "Indexing" states), shown while busy. */
+  private statusMessage: string | undefined;
+  /** Waits of tool calls that are currently reporting; told of every progress change. */
+  private readonly watchers = new Set<() => void>();
   /** Progress tokens we stopped waiting for because they outlived the bound. */
   private readonly abandoned = new Set<Token>();
   private lastActivity = Date.now();
@@ -52,10 +115,20 @@ export class Readiness {
     const percentage = typeof value.percentage === "number" ? value.percentage : undefined;
     if (kind === "begin") {
       const title = typeof value.title === "string" ? value.title : "";
-      this.open.set(token, { title, since: this.open.get(token)?.since ?? Date.now() });
+      this.open.set(token, {
+        title,
+        since: this.open.get(token)?.since ?? Date.now(),
+        ...(message !== undefined ? { message } : {}),
+        ...(percentage !== undefined ? { percentage } : {}),
+      });
       this.settleUntil = 0;
       this.onProgress(title, message, percentage);
     } else if (kind === "report") {
+      const entry = this.open.get(token);
+      if (entry) {
+        if (message !== undefined) entry.message = message;
+        if (percentage !== undefined) entry.percentage = percentage;
+      }
       this.onProgress(this.open.get(token)?.title ?? "", message, percentage);
     } else if (kind === "end") {
       const entry = this.open.get(token);
@@ -64,14 +137,19 @@ export class Readiness {
       if (entry) this.logger.debug(`progress done in ${Date.now() - entry.since} ms: ${entry.title}`);
     }
     this.touch();
+    this.changed();
   }
 
   serverStatus(params: unknown): void {
     if (!isObject(params)) return;
     this.quiescent = params.quiescent === true;
     if (this.quiescent) this.gaveUpStatus = false;
-    if (typeof params.message === "string") this.onProgress("server status", params.message);
+    if (typeof params.message === "string") {
+      this.statusMessage = params.message;
+      this.onProgress("server status", params.message);
+    }
     this.touch();
+    this.changed();
   }
 
   analyzerStatus(params: unknown): void {
@@ -79,6 +157,7 @@ export class Readiness {
     this.analyzing = params.isAnalyzing === true;
     if (!this.analyzing) this.gaveUpStatus = false;
     this.touch();
+    this.changed();
   }
 
   /**
@@ -128,6 +207,51 @@ export class Readiness {
     const ok = await this.waitUntil(() => !busy(), started + rule.maxWaitMs, signal);
     if (!ok) this.giveUp(rule.maxWaitMs);
     else this.logger.debug(`request waited ${Date.now() - started} ms for the server to settle`);
+  }
+
+  /**
+   * What the server says it is doing now, e.g. "Initializing JS/TS language features" (tsserver's
+   * project load) or "Indexing 40/212 (core)"; undefined when it reports nothing.
+   */
+  describe(): string | undefined {
+    const latest = [...this.open.values()].filter((e) => e.title || e.message).at(-1);
+    if (latest) {
+      const text = [latest.title, latest.message].filter(Boolean).join(" ");
+      return latest.percentage === undefined ? text : `${text} (${latest.percentage}%)`;
+    }
+    if (this.statusBusy() && this.statusMessage) return this.statusMessage;
+    // tsserver loads a project only after the first didOpen, and announces it a moment later.
+    if (Date.now() < this.settleUntil) return "waiting for the project load to begin";
+    return undefined;
+  }
+
+  /**
+   * Awaits `work`; when the current tool call listens (reportWaitsTo) and the wait lasts past
+   * WAIT_REPORT_AFTER_MS, tells it `<label>: <what the server is doing>` (or `what` when the server
+   * says nothing), then again on each progress change until the wait is over.
+   */
+  async reportWhile<T>(label: string, what: string, work: Promise<T>): Promise<T> {
+    const listener = callListener.getStore();
+    if (!listener) return work;
+    let reporting = false;
+    const report = () => {
+      if (reporting) listener(`${label}: ${this.describe() ?? what}`);
+    };
+    const first = setTimeout(() => {
+      reporting = true;
+      report();
+    }, WAIT_REPORT_AFTER_MS);
+    this.watchers.add(report);
+    try {
+      return await work;
+    } finally {
+      clearTimeout(first);
+      this.watchers.delete(report);
+    }
+  }
+
+  private changed(): void {
+    for (const w of [...this.watchers]) w();
   }
 
   private statusBusy(): boolean {

@@ -139,21 +139,29 @@ export class LspSession {
 
   async whenReady(signal?: AbortSignal): Promise<void> {
     if (!this.started) this.start();
-    await abortable(this.ready, signal);
+    await this.readiness.reportWhile(this.label, "starting", abortable(this.ready, signal));
   }
 
   async request<R>(method: string, params: unknown, opts: RequestOptions = {}): Promise<R> {
     await this.whenReady(opts.signal);
-    await this.readiness.idle(opts.signal);
+    await this.readiness.reportWhile(
+      this.label,
+      "finishing its current work",
+      this.readiness.idle(opts.signal),
+    );
     // Files changed by others are announced before any question. Open documents are not re-sent
     // here: the caller computes positions on the text it synced, and the answer must fit it.
     await this.syncWithDisk(false);
     const conn = this.conn;
     if (!conn || this._status !== "ready") throw this.unavailable();
-    return conn.request<R>(method, params, {
-      timeoutMs: opts.timeoutMs ?? this.spec.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS,
-      signal: opts.signal,
-    });
+    return this.readiness.reportWhile(
+      this.label,
+      `answering ${method}`,
+      conn.request<R>(method, params, {
+        timeoutMs: opts.timeoutMs ?? this.spec.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS,
+        signal: opts.signal,
+      }),
+    );
   }
 
   async sync(absPath: string): Promise<OpenDocument> {
@@ -240,7 +248,7 @@ export class LspSession {
       doc = (await this.documents.touch(doc.uri)) ?? doc;
     }
     const maxWaitMs = opts.maxWaitMs;
-    const complete = await this.store.settle(doc.uri, {
+    const settling = this.store.settle(doc.uri, {
       afterSeq: doc.changedSeq,
       notBefore: doc.changedAt + (this.spec.diagnosticsDelayMs?.(doc.text) ?? 0),
       minVersion: doc.version,
@@ -248,6 +256,7 @@ export class LspSession {
       quietMs: opts.quietMs ?? DEFAULT_DIAG_QUIET_MS,
       signal: opts.signal,
     });
+    const complete = await this.readiness.reportWhile(this.label, "checking the file", settling);
     if (this._status === "failed") throw this.crashed("waiting for diagnostics");
     const diagnostics = this.store.get(doc.uri)?.diagnostics ?? [];
     return complete
@@ -300,7 +309,11 @@ export class LspSession {
    * checker's pending run; pulled again after the wait so both describe the same text.
    */
   private async withPushedCheck(uri: string, signal: AbortSignal | undefined): Promise<DiagnosticsResult> {
-    const state = await this.settlePushedCheck(uri, signal);
+    const state = await this.readiness.reportWhile(
+      this.label,
+      `waiting for ${this.spec.pushedAlongsidePull?.name ?? "the checker"}`,
+      this.settlePushedCheck(uri, signal),
+    );
     if (this._status === "failed") throw this.crashed("waiting for diagnostics");
     const report = await this.request<DocumentDiagnosticReport>(
       "textDocument/diagnostic",

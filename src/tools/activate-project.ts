@@ -2,6 +2,7 @@ import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { z } from "zod";
 import { AppError, isAppError } from "../errors.js";
+import { withoutWaitReports } from "../lsp/readiness.js";
 import { memoryStoreOf } from "../memory/store.js";
 import { isProjectName, ProjectRegistry } from "../project/registry.js";
 import { defineTool, readOnly } from "./tool.js";
@@ -86,7 +87,9 @@ export const activateProjectTool = defineTool({
     }
     if (ctx.wantsProgress) {
       project.pool.setProgressSink((m) => ctx.progress(m));
-      await project.pool.waitUntilSettled(readyWaitMs, ctx.signal);
+      // The pool's sink reports every server's start and progress; the per-call wait reports
+      // would repeat the same lines.
+      await withoutWaitReports(() => project.pool.waitUntilSettled(readyWaitMs, ctx.signal));
       project.pool.setProgressSink(null);
     }
     const memories = await memoryStoreOf(project).names();
