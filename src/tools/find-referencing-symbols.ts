@@ -11,6 +11,7 @@ import { checkKinds, kindNames } from "../symbols/kinds.js";
 import { symbolSchema, toSymbolResult } from "../symbols/result.js";
 import { containingSymbol, type SymbolNode } from "../symbols/tree.js";
 import { completeness, completenessOf, maxAnswerChars, plural, snippet } from "./common.js";
+import { isImportSite } from "./import-sites.js";
 import { FileViews, normalizeLocations, samePosition } from "./locations.js";
 import { projectFields, projectOutput } from "./project-fields.js";
 import { resolveSymbol } from "./symbol-access.js";
@@ -29,7 +30,16 @@ const referenceSchema = z.object({
       end_line: z.number().int(),
     })
     .nullable(),
-  snippet: z.string().optional(),
+  snippet: z
+    .string()
+    .optional()
+    .describe(
+      "the site's own line, trimmed (context_lines 0); with context_lines > 0 the numbered lines around it",
+    ),
+  import: z
+    .literal(true)
+    .optional()
+    .describe("the site is in an import/export-from statement: counted per file, not quoted"),
   project: z
     .string()
     .nullable()
@@ -147,6 +157,18 @@ export async function collectReferences(q: ReferenceQuery): Promise<ReferenceAns
     const view = await views.get(path);
     const container = view.roots ? containingSymbol(view.roots, loc.range.start) : null;
     const project = await projectOf(path.rel, path.abs, loc.uri);
+    if (isImportSite(view.lines, loc.range.start.line)) {
+      // It only names the symbol: the compact forms count it per file instead of quoting it.
+      refs.push({
+        relative_path: path.rel,
+        line: loc.range.start.line + 1,
+        column: loc.range.start.character + 1,
+        containing_symbol: null,
+        import: true,
+        ...(project !== undefined ? { project } : {}),
+      });
+      continue;
+    }
     refs.push({
       relative_path: path.rel,
       line: loc.range.start.line + 1,
@@ -159,7 +181,10 @@ export async function collectReferences(q: ReferenceQuery): Promise<ReferenceAns
             end_line: container.range.end.line + 1,
           }
         : null,
-      snippet: snippet(view.lines, loc.range.start.line, q.contextLines),
+      snippet:
+        q.contextLines > 0
+          ? snippet(view.lines, loc.range.start.line, q.contextLines)
+          : siteLine(view.lines[loc.range.start.line] ?? "", loc.range.start.character),
       ...(project !== undefined ? { project } : {}),
     });
   }
@@ -196,6 +221,31 @@ export function oncePerPlace(
   return out;
 }
 
+/** The longest site line quoted whole; a longer one is cut, since `line` and `column` locate it. */
+const maxSiteLine = 100;
+
+/**
+ * A site's own line as the compact forms quote it: trimmed, and when very long cut to a window
+ * that still shows the site (`column0`: the site's 0-based column in the untrimmed line).
+ */
+export function siteLine(text: string, column0 = 0): string {
+  const t = text.trim();
+  if (t.length <= maxSiteLine) return t;
+  const at = Math.max(0, column0 - (text.length - text.trimStart().length));
+  // The head when it holds the site and 40 characters after it; else a window around the site.
+  if (at + 40 <= maxSiteLine - 1) return `${t.slice(0, maxSiteLine - 1)}…`;
+  const from = Math.max(0, Math.min(at - 20, t.length - (maxSiteLine - 2)));
+  const end = from + maxSiteLine - 2;
+  return `…${t.slice(from, end)}${end < t.length ? "…" : ""}`;
+}
+
+/** The site's own line out of a numbered snippet (`27: code`); a one-line snippet is already that. */
+function ownLine(snip: string, line: number, column: number): string {
+  if (!/^\s*\d+: /.test(snip)) return snip;
+  const own = snip.split("\n").find((l) => l.trimStart().startsWith(`${line}: `));
+  return siteLine(own === undefined ? "" : own.trimStart().slice(`${line}: `.length), column - 1);
+}
+
 /** `exclude_tests`: drops the sites in the language's test files. */
 function withoutTests(project: Project, refs: Reference[], exclude: boolean): Reference[] {
   return exclude ? refs.filter((r) => !isTestFile(project, r.relative_path)) : refs;
@@ -205,7 +255,7 @@ export const findReferencingSymbolsTool = defineTool({
   name: "find_referencing_symbols",
   title: "Find references",
   description:
-    "Lists every place that uses a symbol, type-precisely (the language server resolves receivers, so a same-named method of another class is not included), each with its containing symbol and a numbered snippet. Use it before changing or deleting a symbol, instead of text search. The symbol is given by name_path in the file that defines it.",
+    "Lists every place that uses a symbol, type-precisely (the language server resolves receivers, so a same-named method of another class is not included), grouped by file, one line per site with its containing symbol and code; import sites are counted per file, not quoted. Use it before changing or deleting a symbol, instead of text search. The symbol is given by name_path in the file that defines it.",
   input: {
     name_path: z.string().describe("Name path of the symbol, e.g. 'Money/add'"),
     relative_path: z.string().describe("The file that defines the symbol"),
@@ -214,7 +264,15 @@ export const findReferencingSymbolsTool = defineTool({
       .default([])
       .describe("Keep references whose containing symbol has one of these kinds"),
     exclude_kinds: z.array(z.enum(kindNames as [string, ...string[]])).default([]),
-    context_lines: z.number().int().min(0).max(20).default(1),
+    context_lines: z
+      .number()
+      .int()
+      .min(0)
+      .max(20)
+      .default(0)
+      .describe(
+        "0: each site's own line, trimmed; more: that many numbered lines around it (more text per site)",
+      ),
     offset: z
       .number()
       .int()
@@ -228,11 +286,19 @@ export const findReferencingSymbolsTool = defineTool({
   },
   output: { symbol: symbolSchema, references: z.array(referenceSchema), ...projectFields, ...completeness },
   annotations: readOnly,
-  // Snippets go first; then the wrapper lists whole references up to the budget and names the
-  // next page. The hint never asks to lower context_lines: by then there are no snippets.
+  // Context goes first (each snippet becomes its site's own line); then the wrapper lists whole
+  // references up to the budget and names the next page, so every listed site keeps its code.
+  // The hint never asks to lower context_lines: by then there is no context.
   narrowHint: "Or filter with include_kinds / exclude_kinds.",
   paging: { items: "references", noun: "reference" },
-  shrink: [(r) => ({ ...r, references: r.references.map(({ snippet: _s, ...ref }) => ref) })],
+  shrink: [
+    (r) => ({
+      ...r,
+      references: r.references.map((ref) =>
+        ref.snippet === undefined ? ref : { ...ref, snippet: ownLine(ref.snippet, ref.line, ref.column) },
+      ),
+    }),
+  ],
   async run(args, ctx) {
     const project = ctx.project;
     const include = checkKinds(args.include_kinds, "include_kinds");
@@ -266,16 +332,41 @@ export const findReferencingSymbolsTool = defineTool({
   render(r) {
     const from = r.project === undefined ? "" : ` [project: ${r.project ?? "none"}]`;
     const head = `${plural(r.total ?? r.references.length, "reference")} to ${r.symbol.name_path} (${r.symbol.relative_path}:${r.symbol.start_line})${from}${r.complete ? "" : ` — incomplete: ${r.incomplete_reason}`}${r.project_note ? `\n(${r.project_note})` : ""}`;
-    const body = r.references.map((ref) => {
-      const other = ref.project === undefined ? "" : ` [project: ${ref.project ?? "none"}]`;
-      const where = `${ref.relative_path}:${ref.line}:${ref.column}${other}`;
-      const inside = ref.containing_symbol
-        ? ` in ${ref.containing_symbol.name_path} [${ref.containing_symbol.kind}]`
-        : ref.secret
-          ? " (secret file: content not shown)"
-          : "";
-      return ref.snippet ? `${where}${inside}\n${ref.snippet}` : `${where}${inside}`;
-    });
-    return [head, ...body].join("\n");
+    return [head, ...renderGrouped(r.references)].join("\n");
   },
 });
+
+/**
+ * The compact text: one header per file (with its count of import sites), then one line per site,
+ * `  LINE  Container/name  code`; the container is left out while it repeats the line above's.
+ */
+export function renderGrouped(references: readonly Reference[]): string[] {
+  const out: string[] = [];
+  let i = 0;
+  while (i < references.length) {
+    const file = references[i]!.relative_path;
+    let j = i;
+    while (j < references.length && references[j]!.relative_path === file) j++;
+    const sites = references.slice(i, j);
+    const imports = sites.filter((s) => s.import).length;
+    const other = sites[0]!.project === undefined ? "" : ` [project: ${sites[0]!.project ?? "none"}]`;
+    out.push(`${file}${other}${imports > 0 ? `  (imports: ${imports})` : ""}`);
+    let container: string | undefined;
+    for (const s of sites) {
+      if (s.import) continue;
+      if (s.secret) {
+        out.push(`  ${s.line}  (secret file: content not shown)`);
+        continue;
+      }
+      const name = s.containing_symbol?.name_path ?? "(top level)";
+      const shown = name === container ? "" : `  ${name}`;
+      container = name;
+      if (s.snippet === undefined) out.push(`  ${s.line}${shown}`);
+      else if (!s.snippet.includes("\n") && !/^\s*\d+: /.test(s.snippet))
+        out.push(`  ${s.line}${shown}  ${s.snippet}`);
+      else out.push(`  ${s.line}${shown}`, ...s.snippet.split("\n").map((l) => `    ${l}`));
+    }
+    i = j;
+  }
+  return out;
+}

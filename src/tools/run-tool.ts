@@ -96,7 +96,16 @@ export function renderAnswer(def: ToolDef, answer: Record<string, unknown>): str
 const size = (value: unknown) => JSON.stringify(value).length;
 
 /**
- * Keeps an answer within `max` characters (as JSON, which is what the client receives): the tool's
+ * The larger of the answer's two forms: Claude Code shows the model `JSON.stringify(structuredContent)`
+ * and drops the text when both exist, other hosts show only the text — so the budget holds for each.
+ */
+function shownSize(def: ToolDef, answer: Record<string, unknown>): number {
+  return Math.max(size(answer), renderAnswer(def, answer).length);
+}
+
+/**
+ * Keeps an answer within `max` characters in both forms the client may show (its JSON and its
+ * text, see `shownSize`): the tool's
  * shrink steps first, then — for a paged list — whole items off the end, then a generic cut. Every
  * step keeps the answer valid for the tool's output schema, and the envelope fields are the only
  * ones added. An answer that was not shortened is returned as it is and never says `truncated`;
@@ -120,7 +129,7 @@ export function fitBudget(
   const paged = paging !== undefined && total !== undefined && listed !== undefined;
   /** The tool listed fewer items than the whole answer has (its own per-call limit). */
   const partial = paged && offset + listed < total;
-  if (size(result) <= max && !partial) return result;
+  if (shownSize(def, result) <= max && !partial) return result;
 
   let stepHint: string | undefined;
   const narrow = () => stepHint ?? def.narrowHint ?? defaultNarrowHint;
@@ -142,7 +151,7 @@ export function fitBudget(
       };
     }
     // Every item is listed, with details left out: the same call with room for them all.
-    const need = Math.ceil((size(result) + 1000) / 1000) * 1000;
+    const need = Math.ceil((shownSize(def, result) + 1000) / 1000) * 1000;
     return {
       truncated: true,
       shown,
@@ -151,9 +160,9 @@ export function fitBudget(
     };
   };
   const withEnvelope = (r: Record<string, unknown>) => ({ ...r, ...envelope(r) });
-  const fits = (r: Record<string, unknown>) => size(withEnvelope(r)) <= max;
-  // Room for the envelope fields that a shortened answer gains.
-  const room = (r: Record<string, unknown>) => max - (size(withEnvelope(r)) - size(r));
+  const fits = (r: Record<string, unknown>) => shownSize(def, withEnvelope(r)) <= max;
+  // Room for the envelope fields that a shortened answer gains, and for a text larger than the JSON.
+  const room = (r: Record<string, unknown>) => max - (shownSize(def, withEnvelope(r)) - size(r));
 
   let current = result as Envelope & Record<string, unknown>;
   if (!fits(current)) {
@@ -171,11 +180,14 @@ export function fitBudget(
     if (count(current) === 0 && items.length > 0) {
       // One item over the whole budget: list it with its long texts cut, so the next page moves on.
       const one = { ...current, [paging.items]: [items[0]] };
-      const spare = max - (size(withEnvelope(one)) - size(items[0]));
+      const spare = max - (shownSize(def, withEnvelope(one)) - size(items[0]));
       current = { ...current, [paging.items]: [cutToFit({ item: items[0] }, spare).item] };
     }
   }
-  if (!fits(current)) current = cutToFit(current, room(current), def.keepWhole);
+  // The generic cut measures JSON; when the text is the larger form, cut again by its excess.
+  for (let round = 0; round < 8 && !fits(current); round++) {
+    current = cutToFit(current, Math.min(size(current) - 1, room(current)), def.keepWhole);
+  }
   if (!partial && JSON.stringify(current) === JSON.stringify(result)) return result;
   return withEnvelope(current);
 }

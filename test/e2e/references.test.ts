@@ -4,8 +4,10 @@
  * initialisers, top-level constants, an exported arrow function) with its containing symbol and a
  * snippet, none of Thermometer's same-named method, `complete: true`.
  */
+
 import { strict as assert } from "node:assert";
 import { after, before, describe, it } from "node:test";
+import { siteLine } from "../../src/tools/find-referencing-symbols.js";
 import { lineOf, lineText, sitesOn } from "../helpers/anchors.js";
 import {
   copyFixture,
@@ -87,29 +89,34 @@ describe("find_referencing_symbols (e2e, typescript-language-server)", () => {
     assert.equal(ledger?.containing_symbol?.kind, "Property");
   });
 
-  it("each reference has a snippet with its line, prefixed with the line number", async () => {
+  it("each reference's snippet is its own line, trimmed (context_lines defaults to 0)", async () => {
     for (const r of result.references) {
       const text = await readText(fx.dir, r.relative_path);
-      const line = lineText(text, r.line).trim();
-      assert.ok(
-        r.snippet.includes(line),
-        `snippet of ${r.relative_path}:${r.line} has "${line}":\n${r.snippet}`,
-      );
-      const holder = r.snippet.split("\n").find((l) => l.includes(line));
-      assert.ok(holder?.includes(String(r.line)), `line number ${r.line} prefixes "${holder}"`);
-      // context_lines defaults to 1: at most three lines
-      assert.ok(r.snippet.trimEnd().split("\n").length <= 3, r.snippet);
+      const line = lineText(text, r.line);
+      assert.equal(r.snippet, siteLine(line, r.column - 1), `${r.relative_path}:${r.line}`);
+      // Cut only past 100 characters, and never so that the site itself is lost.
+      if (line.trim().length <= 100) assert.equal(r.snippet, line.trim());
+      else assert.ok(r.snippet.length <= 100 && r.snippet.includes("multiplyByRate"), r.snippet);
     }
   });
 
-  it("context_lines: 0 gives one-line snippets", async () => {
+  it("context_lines: 1 gives numbered snippets of at most three lines around the site", async () => {
     const r = await callOk<ReferencesResult>(h, "find_referencing_symbols", {
       name_path: "Money/multiplyByRate",
       relative_path: "src/money.ts",
-      context_lines: 0,
+      context_lines: 1,
     });
     assert.deepEqual(siteKeys(r.references), siteKeys(expected));
-    for (const ref of r.references) assert.equal(ref.snippet.trimEnd().split("\n").length, 1, ref.snippet);
+    for (const ref of r.references) {
+      const text = await readText(fx.dir, ref.relative_path);
+      const line = lineText(text, ref.line).trim();
+      const holder = ref.snippet.split("\n").find((l) => l.includes(line));
+      assert.ok(
+        holder?.trimStart().startsWith(`${ref.line}: `),
+        `line number ${ref.line} prefixes "${holder}"`,
+      );
+      assert.ok(ref.snippet.trimEnd().split("\n").length <= 3, ref.snippet);
+    }
   });
 
   it("the unrelated method's references are exactly its own", async () => {
@@ -196,6 +203,9 @@ describe("find_referencing_symbols (e2e, typescript-language-server)", () => {
     assert.ok(imp, JSON.stringify(r.references));
     assert.ok("containing_symbol" in imp, `containing_symbol is present: ${JSON.stringify(imp)}`);
     assert.equal(imp.containing_symbol, null);
+    // It only names the symbol: marked, not quoted (the text counts it per file).
+    assert.equal((imp as { import?: true }).import, true);
+    assert.equal((imp as { snippet?: string }).snippet, undefined);
   });
 
   it("references in the CRLF file have the right lines", async () => {

@@ -158,6 +158,8 @@ test("an answer within the budget is returned as it is and never says truncated"
 test("a shrink step's own hint (read_file: where to continue) is kept; otherwise the tool's narrowHint", () => {
   const def = {
     ...allTools[0]!,
+    // A text smaller than the JSON: the JSON is the form the budget binds here.
+    render: () => "items",
     shrink: [(r: Record<string, unknown>) => ({ ...r, items: [], hint: "continue at 7" })],
     narrowHint: "narrow it",
   } as unknown as ToolDef;
@@ -171,6 +173,7 @@ test("the envelope's own fields fit in the budget too", () => {
   // A step that lands just under the budget leaves no room for truncated + hint: the cut goes on.
   const def = {
     ...allTools[0]!,
+    render: () => "items",
     shrink: [(r: { items: string[] }) => ({ items: r.items.slice(0, 44) })],
     narrowHint: "narrow it down, please",
   } as unknown as ToolDef;
@@ -306,26 +309,32 @@ describe("paged lists: N of TOTAL, why, and a next call that walks the whole set
     assert.equal((last.matches as unknown[]).length, 345);
   });
 
-  test("every reference listed but snippets dropped: next is the same call with room for them", () => {
+  test("every reference listed but context dropped: next is the same call with room for it", () => {
+    // context_lines: 2 — five numbered lines per site; shrinking keeps only the site's own line.
+    const around = (i: number) => `${"call(target); ".repeat(4)}${i}`;
     const references = Array.from({ length: 40 }, (_, i) => ({
       relative_path: `src/f${i}.ts`,
-      line: i + 1,
+      line: i + 3,
       column: 3,
       containing_symbol: null,
-      snippet: `${i}: ${"call(target); ".repeat(20)}`,
+      snippet: [0, 1, 2, 3, 4].map((d) => `${i + 1 + d}: ${around(i + 1 + d)}`).join("\n"),
     }));
     const symbol = sample(refs.output.symbol as z.ZodType, 1, 10);
     const answer = { symbol, references, total: 40, complete: true };
-    const args = { name_path: "target", relative_path: "src/t.ts", max_answer_chars: 6000 };
-    const fitted = fitBudget(refs, answer, 6000, args);
+    const args = { name_path: "target", relative_path: "src/t.ts", max_answer_chars: 9000 };
+    const fitted = fitBudget(refs, answer, 9000, args);
     check(refs, fitted, "snippets dropped");
     assert.equal(fitted.truncated, true);
     assert.equal(fitted.shown, 40);
-    assert.ok((fitted.references as Array<{ snippet?: string }>).every((r) => r.snippet === undefined));
-    assert.doesNotMatch(String(fitted.hint), /context_lines/, "no snippets left to shorten");
+    assert.deepEqual(
+      (fitted.references as Array<{ line: number; snippet?: string }>).map((r) => r.snippet),
+      references.map((r) => around(r.line)),
+      "each site keeps its own line",
+    );
+    assert.doesNotMatch(String(fitted.hint), /context_lines/, "no context left to shorten");
     assert.match(
       String(fitted.hint),
-      /^All 40 references listed, details left out to fit max_answer_chars=6000/,
+      /^All 40 references listed, details left out to fit max_answer_chars=9000/,
     );
     const next = parseNext(fitted.next, "find_referencing_symbols");
     assert.ok((next.max_answer_chars as number) >= JSON.stringify(answer).length);
