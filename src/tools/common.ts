@@ -9,6 +9,19 @@ export const maxAnswerChars = z
   .default(defaultMaxAnswerChars)
   .describe("Upper bound on the answer's size in characters; over it the result is shortened and says so.");
 
+/**
+ * The paging parameter of every list tool, one shape for all: `what` names the items skipped
+ * ("references", "matching lines", ...). The wrapper's `next` call names the following offset.
+ */
+export function offsetParam(what: string) {
+  return z
+    .number()
+    .int()
+    .min(0)
+    .default(0)
+    .describe(`Skip this many ${what} of the whole answer; a shortened answer names the next offset in next`);
+}
+
 export const completeness = {
   complete: z.boolean().describe("false when the language server could not give a full answer"),
   incomplete_reason: z.string().optional(),

@@ -10,7 +10,7 @@ import type { Located, Sandbox } from "../security/sandbox.js";
 import { checkKinds, kindNames } from "../symbols/kinds.js";
 import { symbolSchema, toSymbolResult } from "../symbols/result.js";
 import { containingSymbol, type SymbolNode } from "../symbols/tree.js";
-import { completeness, completenessOf, maxAnswerChars, plural, snippet } from "./common.js";
+import { completeness, completenessOf, maxAnswerChars, offsetParam, plural, snippet } from "./common.js";
 import { isImportSite } from "./import-sites.js";
 import { FileViews, normalizeLocations, samePosition } from "./locations.js";
 import { projectFields, projectOutput } from "./project-fields.js";
@@ -273,14 +273,7 @@ export const findReferencingSymbolsTool = defineTool({
       .describe(
         "0: each site's own line, trimmed; more: that many numbered lines around it (more text per site)",
       ),
-    offset: z
-      .number()
-      .int()
-      .min(0)
-      .default(0)
-      .describe(
-        "Skip this many references of the whole (filtered) answer; a shortened answer names the next offset in next",
-      ),
+    offset: offsetParam("references"),
     exclude_tests: excludeTests,
     max_answer_chars: maxAnswerChars,
   },

@@ -5,7 +5,7 @@ import { checkKinds, kindNames } from "../symbols/kinds.js";
 import { parseNamePath } from "../symbols/name-path.js";
 import { type SymbolResult, symbolSchema, toSymbolResult } from "../symbols/result.js";
 import { codeFilesUnder, filesContaining } from "./code-files.js";
-import { completeness, maxAnswerChars, plural } from "./common.js";
+import { completeness, maxAnswerChars, offsetParam, plural } from "./common.js";
 import { fileSymbols, matchSymbols } from "./symbol-access.js";
 import { excludeTests, isTestFile } from "./test-files.js";
 import { defineTool, readOnly } from "./tool.js";
@@ -36,14 +36,7 @@ export const findSymbolTool = defineTool({
       .min(1)
       .default(100)
       .describe("list at most this many symbols per call; the envelope's total counts all matches"),
-    offset: z
-      .number()
-      .int()
-      .min(0)
-      .default(0)
-      .describe(
-        "Skip this many matches of the whole answer; a shortened answer names the next offset in next",
-      ),
+    offset: offsetParam("matches"),
     exclude_tests: excludeTests,
     max_answer_chars: maxAnswerChars,
   },

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { isAppError } from "../errors.js";
 import { type SymbolResult, symbolSchema, toSymbolResult } from "../symbols/result.js";
 import { codeFilesUnder } from "./code-files.js";
-import { completeness, maxAnswerChars } from "./common.js";
+import { completeness, maxAnswerChars, offsetParam } from "./common.js";
 import { renderSymbol } from "./find-symbol.js";
 import { fileSymbols } from "./symbol-access.js";
 import { excludeTests, isTestFile } from "./test-files.js";
@@ -53,14 +53,7 @@ export const getSymbolsOverviewTool = defineTool({
       .default(0)
       .describe("Levels of children to include (1 shows class members)"),
     exclude_tests: excludeTests,
-    offset: z
-      .number()
-      .int()
-      .min(0)
-      .default(0)
-      .describe(
-        "Skip this many files of a directory's overview; a shortened answer names the next offset in next",
-      ),
+    offset: offsetParam("files of a directory's overview"),
     max_answer_chars: maxAnswerChars,
   },
   output: {

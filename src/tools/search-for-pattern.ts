@@ -6,7 +6,7 @@ import { AppError } from "../errors.js";
 import { walkFiles } from "../project/ignore.js";
 import type { Project } from "../project/project.js";
 import type { CheckedPath } from "../security/sandbox.js";
-import { maxAnswerChars, plural } from "./common.js";
+import { maxAnswerChars, offsetParam, plural } from "./common.js";
 import { defineTool, readOnly } from "./tool.js";
 
 /** The most matches listed in one answer (the rest are counted, and paged with `offset`). */
@@ -80,14 +80,7 @@ export const searchForPatternTool = defineTool({
       .default(0)
       .describe("Lines of context before and after each match"),
     code_files_only: z.boolean().default(false).describe("Only search source code files (by extension)"),
-    offset: z
-      .number()
-      .int()
-      .min(0)
-      .default(0)
-      .describe(
-        "Skip this many matching lines of the whole answer; a shortened answer names the next offset (offset + shown) in next",
-      ),
+    offset: offsetParam("matching lines"),
     max_answer_chars: maxAnswerChars,
   },
   output,
