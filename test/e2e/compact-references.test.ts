@@ -10,7 +10,7 @@ import { strict as assert } from "node:assert";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { makeTempProject, type TempProject } from "../helpers/fixtures.js";
+import { makeTempProject, type TempProject, writeTsconfig } from "../helpers/fixtures.js";
 import { type ScalpelHandle, startScalpel, stopServing } from "../helpers/mcp.js";
 
 interface Site {
@@ -30,20 +30,7 @@ describe("compact references: 500 sites grouped by file, import sites summarised
 
   before(async () => {
     fx = await makeTempProject("scalpel-compact-refs-");
-    await writeFile(
-      join(fx.dir, "tsconfig.json"),
-      JSON.stringify({
-        compilerOptions: {
-          target: "ES2022",
-          module: "ESNext",
-          moduleResolution: "Bundler",
-          strict: true,
-          noEmit: true,
-          types: [],
-        },
-        include: ["src"],
-      }),
-    );
+    await writeTsconfig(fx.dir);
     await mkdir(join(fx.dir, "src", "users"), { recursive: true });
     await writeFile(
       join(fx.dir, "src", "price.ts"),

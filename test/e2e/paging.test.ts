@@ -9,7 +9,7 @@ import { strict as assert } from "node:assert";
 import { mkdir, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { makeTempProject, type TempProject } from "../helpers/fixtures.js";
+import { makeTempProject, type TempProject, writeTsconfig } from "../helpers/fixtures.js";
 import { callOk, type ScalpelHandle, startScalpel, stopServing, type ToolResult } from "../helpers/mcp.js";
 
 interface Page<T> {
@@ -105,20 +105,7 @@ describe("paging: search_for_pattern over 2,000 matching lines, 500 references",
 
   before(async () => {
     fx = await makeTempProject("scalpel-paging-");
-    await writeFile(
-      join(fx.dir, "tsconfig.json"),
-      JSON.stringify({
-        compilerOptions: {
-          target: "ES2022",
-          module: "ESNext",
-          moduleResolution: "Bundler",
-          strict: true,
-          noEmit: true,
-          types: [],
-        },
-        include: ["src"],
-      }),
-    );
+    await writeTsconfig(fx.dir);
     // Text to search: 130 files with 0–40 lines that mention "needle" (some twice on one line,
     // which counts once), ~2,600 in all, in several directories.
     await mkdir(join(fx.dir, "notes", "a"), { recursive: true });

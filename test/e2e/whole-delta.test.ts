@@ -13,7 +13,13 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { lineOf } from "../helpers/anchors.js";
-import { copyFixture, makeTempProject, readText, type TempProject } from "../helpers/fixtures.js";
+import {
+  copyFixture,
+  makeTempProject,
+  readText,
+  type TempProject,
+  writeTsconfig,
+} from "../helpers/fixtures.js";
 import {
   callOk,
   type Diagnostic,
@@ -40,19 +46,6 @@ interface FileDiagnostics {
   complete: boolean;
   incomplete_reason?: string;
 }
-
-const tsconfig = JSON.stringify({
-  compilerOptions: {
-    target: "ES2022",
-    module: "ESNext",
-    moduleResolution: "Bundler",
-    lib: ["ES2022"],
-    types: [],
-    strict: true,
-    noEmit: true,
-  },
-  include: ["src"],
-});
 
 /** A 5,000-line module: `price` near the top, filler, and a use of `price` at the end. */
 function bigModule(lines = 5000): string {
@@ -83,12 +76,12 @@ describe("diagnostics_delta: callers in other files (e2e, tsserver)", () => {
   before(async () => {
     tmp = await makeTempProject("scalpel-delta-");
     await mkdir(join(tmp.dir, "src"));
-    await writeFile(join(tmp.dir, "tsconfig.json"), tsconfig);
+    await writeTsconfig(tmp.dir);
     await writeFile(join(tmp.dir, "src", "lib.ts"), "export function price(): number {\n  return 1;\n}\n");
     await writeFile(join(tmp.dir, "src", "caller.ts"), caller);
     await mkdir(join(tmp.dir, "big"));
     await mkdir(join(tmp.dir, "big", "src"));
-    await writeFile(join(tmp.dir, "big", "tsconfig.json"), tsconfig);
+    await writeTsconfig(join(tmp.dir, "big"));
     await writeFile(join(tmp.dir, "big", "src", "lib.ts"), bigModule());
     await writeFile(join(tmp.dir, "big", "src", "caller.ts"), caller);
     h = await startScalpel({ project: tmp.dir });

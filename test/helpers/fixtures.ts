@@ -167,20 +167,7 @@ function moduleText(i: number): string {
  */
 export async function generateLargeFixture(dir: string, n = 300): Promise<LargeFixture> {
   await mkdir(join(dir, "src"), { recursive: true });
-  const tsconfig = {
-    compilerOptions: {
-      target: "ES2022",
-      module: "ESNext",
-      moduleResolution: "Bundler",
-      lib: ["ES2022"],
-      types: [],
-      strict: true,
-      noEmit: true,
-      skipLibCheck: true,
-    },
-    include: ["src"],
-  };
-  await writeFile(join(dir, "tsconfig.json"), `${JSON.stringify(tsconfig, null, 2)}\n`);
+  await writeTsconfig(dir);
   const core = [
     "export class Core {",
     "  constructor(private readonly factor = 2) {}",
@@ -280,4 +267,22 @@ export function writeFromAnotherProcess(path: string, content: string): void {
     path,
     content,
   ]);
+}
+
+/** The strict, no-emit tsconfig over `src/` that generated TypeScript projects use. */
+export async function writeTsconfig(dir: string): Promise<void> {
+  const tsconfig = {
+    compilerOptions: {
+      target: "ES2022",
+      module: "ESNext",
+      moduleResolution: "Bundler",
+      lib: ["ES2022"],
+      types: [],
+      strict: true,
+      noEmit: true,
+      skipLibCheck: true,
+    },
+    include: ["src"],
+  };
+  await writeFile(join(dir, "tsconfig.json"), `${JSON.stringify(tsconfig, null, 2)}\n`);
 }
