@@ -281,7 +281,7 @@ export class LspSession {
     const check = this.spec.checkFile;
     if (!check || this.checkFileUnsupported) return undefined;
     const run = <R>(command: string, args: unknown[], o: RequestOptions) =>
-      this.request<R>("workspace/executeCommand", { command, arguments: args }, o);
+      this.executeCommand<R>(command, args, o);
     try {
       const diagnostics = await check(run, uri, {
         timeoutMs: Math.max(1, leftMs),
