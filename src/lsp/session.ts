@@ -19,6 +19,7 @@ import { LspConnection, METHOD_NOT_FOUND } from "./connection.js";
 import { DiagnosticsStore } from "./diagnostics.js";
 import { Documents, type TrackedDocument } from "./documents.js";
 import { FileWatcher } from "./file-watcher.js";
+import { TreeHealth } from "./health.js";
 import { type ServerProcess, spawnServer, terminateGroup } from "./process.js";
 import { PushedCheck } from "./pushed-check.js";
 import { Readiness } from "./readiness.js";
@@ -37,6 +38,8 @@ export interface SessionOptions extends SessionEvents {
    * dependency directories); version-control directories are never watched.
    */
   watchIgnoredDirs?: readonly string[];
+  /** Wait this long before spawning (a restart's backoff); the session is `starting` meanwhile. */
+  startDelayMs?: number;
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
@@ -50,6 +53,8 @@ export class LspSession {
   private _failure: string | undefined;
   private _startedAt: number | undefined;
   private proc: ServerProcess | undefined;
+  /** Watches every process of the server's tree (see health.ts); set once spawned. */
+  private health: TreeHealth | undefined;
   private conn: LspConnection | undefined;
   private started = false;
   private stopping = false;
@@ -127,6 +132,8 @@ export class LspSession {
     this.ready = this.initialized.then(async () => {
       await this.readiness.initialLoad();
       if (this._status !== "starting") throw this.unavailable();
+      const missing = this.health?.missing();
+      if (missing !== undefined) throw this.unavailable();
       // rust-analyzer starts a `cargo check` once the workspace is loaded (observed 1–3 ms after
       // quiescent): diagnostics asked for right away wait for it like for one after a save.
       this.pushedCheck?.expectRun();
@@ -154,13 +161,52 @@ export class LspSession {
     await this.syncWithDisk(false);
     const conn = this.conn;
     if (!conn || this._status !== "ready") throw this.unavailable();
-    return this.readiness.reportWhile(
-      this.label,
-      `answering ${method}`,
-      conn.request<R>(method, params, {
-        timeoutMs: opts.timeoutMs ?? this.spec.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS,
-        signal: opts.signal,
-      }),
+    let answer: R;
+    try {
+      answer = await this.readiness.reportWhile(
+        this.label,
+        `answering ${method}`,
+        conn.request<R>(method, params, {
+          timeoutMs: opts.timeoutMs ?? this.spec.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS,
+          signal: opts.signal,
+        }),
+      );
+    } catch (e) {
+      // A timeout is a health event: a stopped process in the tree explains it, and then the
+      // server is restarted rather than asked again.
+      if (isAppError(e) && e.code === "request_timeout" && this.health?.poll() !== undefined)
+        throw this.crashed(`answering ${method}`);
+      throw e;
+    }
+    // An answer is whole only if the processes that computed it are still there: tsls answers
+    // `[]` once its tsserver is gone.
+    if (this.health?.check() !== undefined || this._status !== "ready")
+      throw this.crashed(`answering ${method}`);
+    return answer;
+  }
+
+  /**
+   * Why answers from this server may miss results right now, or undefined when they are whole:
+   * the one place where the server's state decides `complete` (tools add their own scope limits).
+   * Checks the tree on the spot, so a dead worker found here also fails the session.
+   */
+  answerGap(): string | undefined {
+    if (this._status === "ready") this.health?.check();
+    if (this._status === "failed") return this._failure ?? `the ${this.label} failed`;
+    if (this._status !== "ready") return `the ${this.label} is ${this._status}`;
+    return this.readiness.indexing ? "server still indexing" : undefined;
+  }
+
+  /**
+   * For tools that change files from this server's answers (safe delete, rename): throws unless
+   * the server is healthy now. `action` completes "Nothing was …" (e.g. "deleted").
+   */
+  assertHealthy(action: string): void {
+    if (this._status === "ready") this.health?.check();
+    if (this._status === "ready") return;
+    throw new AppError(
+      "server_crashed",
+      `Nothing was ${action}: the answers it relied on came from an unhealthy server. ${this._failure ?? `The ${this.label} is ${this._status}.`} Call again in a few seconds: the server is restarted on the next call (get_current_config shows its status).`,
     );
   }
 
@@ -429,6 +475,10 @@ export class LspSession {
   }
 
   private async boot(): Promise<void> {
+    if (this.events.startDelayMs) {
+      await sleep(this.events.startDelayMs);
+      if (this.stopping) throw this.unavailable();
+    }
     const proc = spawnServer(this.spec.launch, this.rootDir, this.log);
     this.proc = proc;
     void proc.exited.then(({ code, signal, spawnError }) => {
@@ -444,6 +494,10 @@ export class LspSession {
       throw this.unavailable();
     }
     this.watchForGarbage(stdout);
+    this.health = new TreeHealth(proc.pid, this.spec.essentialProcesses ?? [], (reason) => {
+      if (!this.stopping) this.fail(reason);
+    });
+    this.health.start();
     const conn = new LspConnection(stdout, stdin, this.log, this.label);
     this.conn = conn;
     this.registerHandlers(conn);
@@ -559,6 +613,7 @@ export class LspSession {
     if (this._status === "failed" || this._status === "stopped") return;
     this._failure = `The ${this.label} ${reason}.`;
     this.log.warn(this._failure);
+    this.health?.stop();
     this.conn?.kill(this.crashed());
     this.watcher?.close();
     this.setStatus("failed", this._failure);
@@ -570,6 +625,7 @@ export class LspSession {
   private async stop(): Promise<void> {
     const wasLive = this._status === "starting" || this._status === "ready";
     this.stopping = true;
+    this.health?.stop();
     this.started = true;
     this.initialized ??= Promise.reject(this.unavailable());
     this.ready ??= this.initialized;
@@ -612,7 +668,7 @@ export class LspSession {
     }
     return new AppError(
       "language_server_unavailable",
-      `${this._failure ?? `The ${this.label} is not available.`} Check it with \`scalpel doctor\`, then retry.`,
+      `${this._failure ?? `The ${this.label} is not available.`} Retry the call: the server is started again (within a restart budget); if it keeps failing, check it with \`scalpel doctor\`.`,
     );
   }
 

@@ -74,6 +74,20 @@ export interface ServerSpec {
    * fails as unsupported, diagnostics fall back to waiting for pushes.
    */
   checkFile?: (run: CommandRunner, uri: string, opts: RequestOptions) => Promise<LspDiagnostic[]>;
+  /**
+   * Long-lived processes below the server that do its work (tsls: `node tsserver.js`). Each must
+   * be running once the server is ready and must not exit while it runs: a wrapper whose worker
+   * died keeps answering, with nothing (see `lsp/health.ts`). Short-lived children (a `cargo
+   * check`) are not listed; any process of the tree that is stopped counts as stuck either way.
+   */
+  essentialProcesses?: readonly EssentialProcess[];
+}
+
+export interface EssentialProcess {
+  /** Shown in reasons, e.g. "tsserver". */
+  name: string;
+  /** Matched against the process's argv joined by spaces. */
+  commandLine: RegExp;
 }
 
 /** `workspace/executeCommand` on the session's server, with the session's gating and bounds. */

@@ -1,6 +1,7 @@
 /**
  * One language server per language of the project, started on demand (or eagerly at activation),
- * restarted after a crash, and stopped together.
+ * restarted after a crash or a health failure (a dead tsserver under a live wrapper) within a
+ * budget, and stopped together.
  */
 import { extname } from "node:path";
 import type { LanguageAdapter } from "../../language-servers/adapter.js";
@@ -25,11 +26,24 @@ interface Slot {
   adapter: LanguageAdapter;
   session: LspSession | null;
   missing?: string;
+  /** Every restart since activation (shown by get_current_config). */
   restarts: number;
+  /** When the restarts that count against the budget happened. */
+  recent: number[];
 }
 
-/** After this many crashes the pool stops restarting a server and reports it failed. */
-const maxRestarts = 3;
+/**
+ * A server is restarted at most `restartBudget` times within `restartWindowMs`; past that it stays
+ * failed (a server that crashes at every start would otherwise loop) until the window has moved on
+ * or the project is activated again (`renew`), so it is never down for the rest of the session.
+ */
+const restartBudget = 3;
+const restartWindowMs = 10 * 60_000;
+
+/** Wait before the n-th restart within the window: the first at once, then 1 s, 2 s, 4 s, … */
+export function restartBackoffMs(n: number): number {
+  return n <= 1 ? 0 : Math.min(1000 * 2 ** (n - 2), 8000);
+}
 
 export class ServerPool {
   private readonly slots = new Map<string, Slot>();
@@ -42,7 +56,7 @@ export class ServerPool {
     private readonly log: Logger,
   ) {
     for (const adapter of adapters) {
-      this.slots.set(adapter.id, { adapter, session: null, restarts: 0 });
+      this.slots.set(adapter.id, { adapter, session: null, restarts: 0, recent: [] });
       for (const ext of adapter.extensions) this.byExt.set(ext, adapter.id);
     }
   }
@@ -83,18 +97,44 @@ export class ServerPool {
     return { session, adapter: slot.adapter };
   }
 
+  /**
+   * Activation again: every server gets its full restart budget back, and a failed one is started
+   * again at once.
+   */
+  renew(): void {
+    for (const slot of this.slots.values()) {
+      slot.recent = [];
+      if (slot.session?.status !== "failed") continue;
+      try {
+        this.ensureSession(slot);
+      } catch (error) {
+        this.log.warn(
+          `cannot restart ${slot.adapter.id} server`,
+          error instanceof Error ? error.message : error,
+        );
+      }
+    }
+  }
+
   private ensureSession(slot: Slot): LspSession {
     if (slot.session && (slot.session.status === "starting" || slot.session.status === "ready"))
       return slot.session;
+    let startDelayMs = 0;
     if (slot.session && slot.session.status === "failed") {
-      if (slot.restarts >= maxRestarts) {
+      const now = Date.now();
+      slot.recent = slot.recent.filter((t) => now - t < restartWindowMs);
+      if (slot.recent.length >= restartBudget) {
         throw new AppError(
           "language_server_unavailable",
-          `The ${slot.adapter.displayName} server failed ${slot.restarts + 1} times (${slot.session.failure ?? "unknown reason"}). Run 'scalpel doctor' to check the installation.`,
+          `The ${slot.adapter.displayName} server failed ${slot.recent.length + 1} times within ${restartWindowMs / 60_000} minutes (last: ${slot.session.failure ?? "unknown reason"}). It is not restarted again on its own: check it with 'scalpel doctor', then call activate_project for this project to restart it.`,
         );
       }
+      slot.recent.push(now);
       slot.restarts++;
-      this.log.warn(`restarting ${slot.adapter.id} server (restart ${slot.restarts})`);
+      startDelayMs = restartBackoffMs(slot.recent.length);
+      this.log.warn(
+        `restarting ${slot.adapter.id} server (restart ${slot.restarts}${startDelayMs ? `, in ${startDelayMs} ms` : ""}): ${slot.session.failure ?? "failed"}`,
+      );
     }
     const spec = slot.adapter.spec(this.root);
     if ("missing" in spec) {
@@ -106,6 +146,7 @@ export class ServerPool {
       // The project watcher skips every adapter's heavy directories (a Rust crate inside a
       // TypeScript repo still has `target/`).
       watchIgnoredDirs: [...new Set([...this.slots.values()].flatMap((s) => s.adapter.ignoredDirs))],
+      ...(startDelayMs > 0 ? { startDelayMs } : {}),
       onStatus: (status, detail) => this.progressSink?.(`${name}: ${status}${detail ? ` (${detail})` : ""}`),
       onProgress: (title, message, pct) =>
         this.progressSink?.(

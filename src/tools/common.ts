@@ -46,14 +46,16 @@ export function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
 
-/** `complete` for an answer from a session: false while the server still loads the project. */
-export function completenessOf(session: { indexing: boolean }): {
+/**
+ * `complete` for an answer from a session: false while the server still loads the project or is
+ * unhealthy (the session decides, `answerGap`).
+ */
+export function completenessOf(session: { answerGap(): string | undefined }): {
   complete: boolean;
   incomplete_reason?: string;
 } {
-  return session.indexing
-    ? { complete: false, incomplete_reason: "server still indexing" }
-    : { complete: true };
+  const gap = session.answerGap();
+  return gap === undefined ? { complete: true } : { complete: false, incomplete_reason: gap };
 }
 
 /** The find-and-replace parameters shared by replace_content and edit_memory. */

@@ -8,7 +8,7 @@ import { isAppError } from "../../src/errors.js";
 import { log } from "../../src/log.js";
 import { killAllServersSync } from "../../src/lsp/process.js";
 import { LspSession } from "../../src/lsp/session.js";
-import type { ReadinessRule, ServerSpec, SessionStatus } from "../../src/lsp/types.js";
+import type { EssentialProcess, ReadinessRule, ServerSpec, SessionStatus } from "../../src/lsp/types.js";
 
 const fake = fileURLToPath(new URL("../helpers/fake-lsp.mjs", import.meta.url));
 let root: string;
@@ -25,9 +25,13 @@ after(() => {
   rmSync(root, { recursive: true, force: true });
 });
 
-function fakeSpec(mode: string, opts: { readiness?: ReadinessRule; delayMs?: number } = {}): ServerSpec {
+function fakeSpec(
+  mode: string,
+  opts: { readiness?: ReadinessRule; delayMs?: number; essential?: EssentialProcess[] } = {},
+): ServerSpec {
   writeFileSync(record, "");
   return {
+    ...(opts.essential ? { essentialProcesses: opts.essential } : {}),
     id: `fake-${mode}`,
     launch: {
       command: process.execPath,
@@ -158,6 +162,98 @@ test("shutdown kills the whole process group, grandchildren included", async () 
   assert.equal(s.status, "stopped");
   assert.equal(alive(pid), false, "server gone");
   assert.equal(alive(grandchild), false, "grandchild (ignores SIGTERM) gone");
+});
+
+// The "grandchild" fake runs a helper `node -e "…setInterval…"` below it: declared essential, it
+// stands for tsserver under typescript-language-server.
+const helper: EssentialProcess[] = [{ name: "helper", commandLine: /setInterval/ }];
+
+async function helperPid(): Promise<number> {
+  for (let i = 0; i < 100; i++) {
+    const pid = events().find((e) => e.event === "grandchild")?.pid;
+    if (typeof pid === "number") return pid;
+    await sleep(20);
+  }
+  throw new Error("the fake server recorded no helper");
+}
+
+async function until(cond: () => boolean, ms: number): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (!cond() && Date.now() < end) await sleep(20);
+  return cond();
+}
+
+test("an answer that arrives after an essential helper died is refused, not passed on", async () => {
+  const s = new LspSession(fakeSpec("grandchild", { essential: helper }), root, log);
+  await s.whenReady();
+  assert.deepEqual(await s.request("test/echo", { n: 1 }), { n: 1 }, "healthy: answers pass");
+  assert.equal(s.answerGap(), undefined);
+  const pid = await helperPid();
+  process.kill(pid, "SIGKILL");
+  // A SIGKILL takes effect when the kernel next schedules the process: wait for that (a few ms),
+  // not for the 1 s poll. The fake still answers; the check after the answer must catch it (or,
+  // rarely, a poll that happened to run first: the refusal then comes before the request).
+  assert.ok(await until(() => !alive(pid), 1000), "helper dead");
+  await assert.rejects(
+    s.request("test/echo", { n: 2 }),
+    (e) =>
+      isAppError(e) &&
+      (e.code === "server_crashed" || e.code === "language_server_unavailable") &&
+      /lost its helper process/.test(e.message),
+  );
+  assert.equal(s.status, "failed");
+  assert.match(s.answerGap() ?? "", /lost its helper process/);
+  assert.throws(
+    () => s.assertHealthy("deleted"),
+    (e) => isAppError(e) && e.code === "server_crashed" && /Nothing was deleted/.test(e.message),
+  );
+  await s.shutdown();
+});
+
+test("the tree is polled: a dead helper fails the session without any request", async () => {
+  const statuses: SessionStatus[] = [];
+  const s = new LspSession(fakeSpec("grandchild", { essential: helper }), root, log, {
+    onStatus: (st) => statuses.push(st),
+  });
+  await s.whenReady();
+  const wrapper = s.pid as number;
+  process.kill(await helperPid(), "SIGKILL");
+  assert.ok(await until(() => s.status === "failed", 3000), `status ${s.status} after 3 s`);
+  assert.match(s.failure ?? "", /lost its helper process/);
+  assert.deepEqual(statuses, ["starting", "ready", "failed"]);
+  // The wrapper that outlived its helper is stopped with its group.
+  assert.ok(await until(() => !alive(wrapper), 3000), "wrapper gone");
+  await s.shutdown();
+});
+
+test("a stopped process in the tree counts as stuck, and is still cleaned up", async () => {
+  const s = new LspSession(fakeSpec("grandchild", { essential: helper }), root, log);
+  await s.whenReady();
+  const pid = await helperPid();
+  process.kill(pid, "SIGSTOP");
+  assert.ok(await until(() => s.status === "failed", 3000), `status ${s.status} after 3 s`);
+  assert.match(s.failure ?? "", /stopped helper process/);
+  await assert.rejects(
+    s.request("test/echo", {}),
+    (e) => isAppError(e) && e.code === "language_server_unavailable",
+  );
+  await s.shutdown();
+  assert.ok(await until(() => !alive(pid), 3000), "the stopped helper was killed");
+});
+
+test("a server whose declared helper never runs is not ready", async () => {
+  const s = new LspSession(
+    fakeSpec("normal", { essential: [{ name: "worker", commandLine: /no-such-worker\.js/ }] }),
+    root,
+    log,
+  );
+  await assert.rejects(
+    s.whenReady(),
+    (e) =>
+      isAppError(e) && e.code === "language_server_unavailable" && /runs no worker process/.test(e.message),
+  );
+  assert.equal(s.status, "failed");
+  await s.shutdown();
 });
 
 function sleep(ms: number): Promise<void> {
