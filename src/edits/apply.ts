@@ -9,10 +9,10 @@
  * write (any tool, any project of this process): an edit lands on the text it was computed against,
  * or fails with edit_conflict, never overwrites an edit that landed in between.
  */
-import { mkdir, rmdir, stat, unlink } from "node:fs/promises";
+import { rmdir, unlink } from "node:fs/promises";
 import { dirname } from "node:path";
 import { AppError } from "../errors.js";
-import type { CheckedPath } from "../security/sandbox.js";
+import { type CheckedPath, protectedPathError } from "../security/sandbox.js";
 import { type Eol, matchEol } from "../text/lines.js";
 import {
   assertEditable,
@@ -22,7 +22,7 @@ import {
   readProjectText,
   type TextFormat,
 } from "../text/read.js";
-import { writeFileAtomic } from "../text/write.js";
+import { assertWritableMode, makeDirs, writeFileAtomic } from "../text/write.js";
 import { unifiedDiff } from "./diff.js";
 import { withFileLocks } from "./file-locks.js";
 import type { EditPlan } from "./plan.js";
@@ -217,6 +217,9 @@ async function runPlan(plan: EditPlan, opts: ApplyOptions): Promise<ApplyResult>
   for (const s of states.values()) {
     const bytes = bytesOf(s);
     if (sameBytes(bytes, s.originalBytes)) continue;
+    // Refused before anything is written, dry run included: the preview says what would happen.
+    if (s.path.protectedBy !== undefined) throw protectedPathError(s.path.rel, s.path.protectedBy);
+    if (s.originalBytes !== null && s.mode !== undefined) assertWritableMode(s.mode, s.path.rel);
     if (s.raw === undefined && s.current !== null && !encodable(s.current, s.format)) {
       throw new AppError(
         "invalid_argument",
@@ -274,11 +277,8 @@ async function loadState(path: CheckedPath): Promise<FileState> {
       eol: file.eol,
       lossy: file.lossy,
     };
-    try {
-      state.mode = (await stat(path.abs)).mode & 0o7777;
-    } catch {
-      // Mode is best effort.
-    }
+    // The mode of the file that was read (the reader's fstat), kept by the write.
+    if (file.mode !== undefined) state.mode = file.mode;
     return state;
   } catch (e) {
     if (e instanceof AppError && e.code === "file_not_found") {
@@ -314,8 +314,8 @@ async function writeAll(changed: Change[]): Promise<string[]> {
       if (c.bytes === null) {
         await unlink(s.path.abs);
       } else {
-        if (s.originalBytes === null) createdDirs.push(...(await ensureDir(dirname(s.path.abs))));
-        await writeFileAtomic(s.path.abs, c.bytes, s.mode);
+        if (s.originalBytes === null) createdDirs.push(...(await makeDirs(dirname(s.path.abs), s.path.rel)));
+        await writeFileAtomic(s.path.abs, c.bytes, s.mode, s.path.rel);
       }
       done.push({ change: c, createdDirs });
     } catch (e) {
@@ -325,6 +325,8 @@ async function writeAll(changed: Change[]): Promise<string[]> {
         failedRestore.length === 0
           ? "Every file was left as it was before."
           : `These files could not be restored and need a look: ${failedRestore.join(", ")}.`;
+      // A refusal of the guarded open (a link swapped meanwhile, a file made read-only) keeps its code.
+      if (e instanceof AppError) throw new AppError(e.code, `${e.message} ${restored}`, e.details);
       throw new AppError(
         "write_failed",
         `Could not write '${s.path.rel}' (${code}), so the edit was not applied. ${restored} Check the file's permissions and retry.`,
@@ -345,7 +347,7 @@ async function rollback(done: Array<{ change: Change; createdDirs: string[] }>):
           if (e.code !== "ENOENT") throw e;
         });
       } else {
-        await writeFileAtomic(s.path.abs, s.originalBytes, s.mode);
+        await writeFileAtomic(s.path.abs, s.originalBytes, s.mode, s.path.rel);
       }
       for (const dir of createdDirs) await rmdir(dir).catch(() => {});
     } catch {
@@ -353,18 +355,6 @@ async function rollback(done: Array<{ change: Change; createdDirs: string[] }>):
     }
   }
   return failed;
-}
-
-/** Creates `dir` and missing parents; returns the ones created, deepest first. */
-async function ensureDir(dir: string): Promise<string[]> {
-  const first = await mkdir(dir, { recursive: true });
-  if (first === undefined) return [];
-  const created: string[] = [];
-  for (let d = dir; d.length >= first.length; d = dirname(d)) {
-    created.push(d);
-    if (d === first) break;
-  }
-  return created;
 }
 
 function notFound(rel: string): AppError {

@@ -27,6 +27,7 @@ export {
   encodeText,
   isBinary,
   maxTextFileBytes,
+  readProjectBytes,
   readProjectText as readTextFile,
   stripBom,
   type TextFile,

@@ -8,11 +8,20 @@
  * not show (the secret patterns, applied to the path as spelled and to its symlink target). Tools
  * therefore never check secrets themselves. Listing tools, which may show a secret file's name but
  * not its content, get a `NamedPath`, which no reader or writer accepts.
+ *
+ * It also decides what the tools may never write (`protectedBy`: scalpel's own `.scalpel/` state
+ * and version-control internals such as `.git/`, whose config runs commands) and refuses files that
+ * are not plain: a hard link (another name of it may be a secret or lie outside), a device, FIFO or
+ * socket. Because a link can be swapped between this check and the open, the reader and the writer
+ * (`text/opened-path.ts`) ask the gate again (`admit`, registered per root) about the real file they
+ * opened whenever a link was followed.
  */
-import { lstatSync, realpathSync, statSync } from "node:fs";
+import { lstatSync, realpathSync, type Stats, statSync } from "node:fs";
 import { dirname, isAbsolute, join, posix, relative, sep } from "node:path";
 import { AppError } from "../errors.js";
 import { uriToPath } from "../lsp/uri.js";
+import { registerGate } from "../text/confine.js";
+import { assertPlainFile, isPlainFile } from "../text/opened-path.js";
 import { SecretRules } from "./secrets.js";
 
 declare const checked: unique symbol;
@@ -24,6 +33,11 @@ export interface CheckedPath {
   readonly abs: string;
   /** Project-relative, `/`-separated, `"."` for the root. */
   readonly rel: string;
+  /**
+   * Set when the tools may not write this path (it, or the file a link leads to, lies in one of
+   * `protectedDirs`): the protected folder's name as found. Reading is unaffected.
+   */
+  readonly protectedBy?: string;
   readonly [checked]: true;
 }
 
@@ -72,12 +86,30 @@ export class Sandbox {
       // A root that does not exist yet is compared lexically.
     }
     this.root = real;
+    registerGate(this.root, { admit: (abs, display, write) => this.admit(abs, display, write) });
+  }
+
+  /**
+   * For the reader and the writer: the real path they opened after following a link must be inside
+   * the root, not secret, and (for a write) not protected. Throws the same errors as `resolve`.
+   */
+  admit(realAbs: string, display: string, write: boolean): void {
+    const inside = relative(this.root, realAbs);
+    if (escapes(inside)) {
+      throw outside(display, "It resolves (through a symbolic link) to a location outside the project.");
+    }
+    const rel = inside === "" ? "." : inside.split(sep).join("/");
+    if (this.secrets.isSecret(rel)) {
+      throw secretFileError([rel], `'${display}' leads to it through a symbolic link`);
+    }
+    const shielded = protectedIn(rel);
+    if (write && shielded !== undefined) throw protectedPathError(display, shielded);
   }
 
   /** A path whose content may be read or written; refuses secret files with `secret_file`. */
   resolve(relativePath: string, opts: ResolveOptions = {}): CheckedPath {
-    const { abs, rel } = this.check(relativePath, opts, true);
-    return { abs, rel } as CheckedPath;
+    const { abs, rel, realRel } = this.check(relativePath, opts, true);
+    return mint(abs, rel, realRel);
   }
 
   /** A path whose name may be listed (a secret directory or file included), for listing tools. */
@@ -146,18 +178,18 @@ export class Sandbox {
       if (this.secrets.isSecret(rel)) return null;
       const rest = rel.slice(prefix.length);
       const abs = `${start.abs}${sep}${sep === "/" ? rest : rest.split("/").join(sep)}`;
+      let st: Stats;
       try {
-        if (lstatSync(abs).isSymbolicLink()) return this.tryResolve(rel);
+        st = lstatSync(abs);
       } catch {
         return null;
       }
-      if (
-        startReal !== start.rel &&
-        this.secrets.isSecret(startReal === "." ? rest : `${startReal}/${rest}`)
-      ) {
-        return null;
-      }
-      return { abs, rel } as CheckedPath;
+      if (st.isSymbolicLink()) return this.tryResolve(rel);
+      // Hard links, devices, FIFOs and sockets: skipped like secrets (what `resolve` refuses).
+      if (!isPlainFile(st)) return null;
+      const realRel = startReal === start.rel ? rel : startReal === "." ? rest : `${startReal}/${rest}`;
+      if (realRel !== rel && this.secrets.isSecret(realRel)) return null;
+      return mint(abs, rel, realRel);
     };
   }
 
@@ -179,7 +211,11 @@ export class Sandbox {
     }
   }
 
-  private check(relativePath: string, opts: ResolveOptions, content: boolean): { abs: string; rel: string } {
+  private check(
+    relativePath: string,
+    opts: ResolveOptions,
+    content: boolean,
+  ): { abs: string; rel: string; realRel: string } {
     const rel = this.lexical(relativePath);
     if (content && this.secrets.isSecret(rel)) throw secretFileError([rel]);
     const abs = rel === "." ? this.root : join(this.root, ...rel.split("/"));
@@ -194,11 +230,14 @@ export class Sandbox {
           `'${rel}' does not exist in the project. Check the spelling, or use find_file / list_dir to locate it.`,
         );
       }
-      return { abs, rel };
+      return { abs, rel, realRel: real.rel };
     }
     const kind = opts.kind ?? "any";
-    if (kind !== "any") {
-      const isDir = statSync(abs).isDirectory();
+    // The content of anything but a directory or a plain file (one name, not a device) is refused.
+    const st = content || kind !== "any" ? statExisting(abs, rel) : null;
+    if (content && st !== null && !st.isDirectory()) assertPlainFile(st, rel);
+    if (st !== null && kind !== "any") {
+      const isDir = st.isDirectory();
       if (kind === "file" && isDir) {
         throw new AppError(
           "invalid_argument",
@@ -212,7 +251,7 @@ export class Sandbox {
         );
       }
     }
-    return { abs, rel };
+    return { abs, rel, realRel: real.rel };
   }
 
   /** Normalises the caller's spelling to a clean relative path, or refuses it. */
@@ -280,6 +319,37 @@ export function secretFileError(files: readonly string[], why?: string): AppErro
   );
 }
 
+/**
+ * Folders the tools never write into (reading them is up to the secret rules): scalpel's own state
+ * (project.yml decides which commands run and which files are secret; the journal decides what undo
+ * restores) and version-control internals (a `.git/config` or hook runs commands at the next `git`
+ * call). Matched on any path segment, case-insensitively (case-insensitive file systems), so a
+ * nested repository's or a `.git` file's (worktrees, submodules) are covered too. The memory store
+ * and the journal write their own files without the tools.
+ */
+export const protectedDirs: readonly string[] = [".scalpel", ".git", ".hg", ".svn", ".bzr", "_darcs", ".jj"];
+const protectedSet = new Set(protectedDirs);
+
+/** The first protected segment of a project-relative path, as spelled there. */
+function protectedIn(rel: string): string | undefined {
+  return rel.split("/").find((segment) => protectedSet.has(segment.toLowerCase()));
+}
+
+/** A CheckedPath, marked when the path as spelled or the file it leads to is protected. */
+function mint(abs: string, rel: string, realRel: string): CheckedPath {
+  const shielded = protectedIn(rel) ?? protectedIn(realRel);
+  return (shielded === undefined ? { abs, rel } : { abs, rel, protectedBy: shielded }) as CheckedPath;
+}
+
+/** The refusal for writes into `protectedDirs`. */
+export function protectedPathError(rel: string, dir: string): AppError {
+  return new AppError(
+    "protected_path",
+    `'${rel}' is inside '${dir}', which scalpel never writes through its tools (${dir.toLowerCase() === ".scalpel" ? "scalpel's own configuration, trust and undo journal" : "version-control internals, which can run commands"}); nothing was written. Change it yourself outside scalpel if it is really needed; memories are written with write_memory / edit_memory.`,
+    { relative_path: rel, protected: dir },
+  );
+}
+
 /** A spelling a walk never produces (`.`/`..` segments, empty segments, NUL, backslash): checked the slow way. */
 const unclean = /(^|\/)\.{1,2}(\/|$)|\/\/|^\/|\/$|\0|\\/;
 
@@ -311,6 +381,18 @@ function realpathOfNearest(abs: string): { path: string; missing: string[] } | n
       missing.unshift(current.slice(parent.length).replace(/^[/\\]/, ""));
       current = parent;
     }
+  }
+}
+
+/** `statSync` for a path just found to exist; vanished meanwhile → file_not_found. */
+function statExisting(abs: string, rel: string): Stats {
+  try {
+    return statSync(abs);
+  } catch {
+    throw new AppError(
+      "file_not_found",
+      `'${rel}' does not exist (any more). Use find_file or list_dir to locate it.`,
+    );
   }
 }
 

@@ -5,7 +5,9 @@
  * Patterns are globs. One without `/` matches any path segment (so a matching directory makes
  * everything below it secret); one with `/` matches the project-relative path or a prefix of it.
  * A pattern starting with `!` allows what the deny patterns would catch; that is how project config
- * opts a file back in. These rules only answer "is it secret?"; the sandbox (`sandbox.ts`) is the one
+ * opts a file back in. Deny patterns (built-in and the project's) match case-insensitively, so `.ENV`
+ * and `ID_RSA` are caught on any file system; `!pattern`s match exactly as written, so an allow can
+ * never re-open more than it names. These rules only answer "is it secret?"; the sandbox (`sandbox.ts`) is the one
  * place that acts on the answer.
  */
 import picomatch from "picomatch";
@@ -27,6 +29,20 @@ export const defaultSecretPatterns: readonly string[] = [
   ".pypirc",
   ".netrc",
   ".git-credentials",
+  // Remote URLs with tokens, and `core.fsmonitor`/`core.sshCommand` an agent has no reason to read.
+  "**/.git/config",
+  "**/.aws/credentials",
+  "**/.docker/config.json",
+  "**/.kube/config",
+  "kubeconfig",
+  ".yarnrc.yml",
+  "credentials.json",
+  "*.tfvars",
+  "*.tfvars.json",
+  ".pgpass",
+  ".htpasswd",
+  "secrets.yml",
+  "secrets.yaml",
 ];
 
 /**
@@ -38,14 +54,26 @@ export const defaultSecretExceptions: readonly string[] = [".env.example", ".env
 /** Whether a pattern list matches a path segment (by name) or a path prefix (patterns with `/`). */
 type Matcher = (segment: string, prefix: string) => boolean;
 
+/**
+ * The deny patterns of a project that encloses this one (a package of a monorepo activated on its
+ * own): `prefix` is this project's root relative to the enclosing root. Without them, activating
+ * `src/` of a project that declares `secrets: [src/vault/**]` would show the vault.
+ */
+export interface EnclosingSecrets {
+  prefix: string;
+  patterns: readonly string[];
+}
+
 export class SecretRules {
   private readonly deny: Matcher;
   /** The built-in template names: they cancel a deny only on the same path segment. */
   private readonly templates: Matcher;
   /** The project's `!pattern`s. */
   private readonly allow: Matcher;
+  /** Enclosing projects' rules (deny only), with the prefix that maps our paths into theirs. */
+  private readonly enclosing: ReadonlyArray<{ prefix: string; rules: SecretRules }>;
 
-  constructor(extraPatterns: string[]) {
+  constructor(extraPatterns: string[], enclosing: readonly EnclosingSecrets[] = []) {
     const deny = [...defaultSecretPatterns];
     const allow: string[] = [];
     for (const raw of extraPatterns) {
@@ -54,9 +82,14 @@ export class SecretRules {
       if (p.startsWith("!")) allow.push(p.slice(1));
       else deny.push(p);
     }
-    this.deny = compile(deny);
-    this.templates = compile(defaultSecretExceptions);
-    this.allow = compile(allow);
+    this.deny = compile(deny, true);
+    this.templates = compile(defaultSecretExceptions, false);
+    this.allow = compile(allow, false);
+    // Only their denies: an enclosing project can hide more here, never re-open a default secret.
+    this.enclosing = enclosing.map((e) => ({
+      prefix: e.prefix,
+      rules: new SecretRules(e.patterns.filter((x) => !x.trim().startsWith("!"))),
+    }));
   }
 
   /**
@@ -68,6 +101,11 @@ export class SecretRules {
    * cancels the deny of its own segment: inside a denied directory it stays secret.
    */
   isSecret(rel: string): boolean {
+    if (this.denies(rel)) return true;
+    return this.enclosing.some((e) => e.rules.denies(`${e.prefix}/${rel}`));
+  }
+
+  private denies(rel: string): boolean {
     const segments = rel.split("/").filter((s) => s !== "" && s !== ".");
     let denied = -1;
     let allowed = -1;
@@ -87,20 +125,21 @@ export class SecretRules {
  * the 10,221 file paths of this repository's node_modules: 195 ms with one picomatch matcher per
  * pattern, 16-20 ms with one alternation.
  */
-function compile(patterns: readonly string[]): Matcher {
+function compile(patterns: readonly string[], nocase: boolean): Matcher {
   const bySegment: RegExp[] = [];
   const byPrefix: RegExp[] = [];
   for (const pattern of patterns) {
     const anchored = pattern.replace(/^\/+/, "").replace(/\/+$/, "");
     if (anchored === "") continue;
-    (pattern.includes("/") ? byPrefix : bySegment).push(picomatch.makeRe(anchored, { dot: true }));
+    (pattern.includes("/") ? byPrefix : bySegment).push(picomatch.makeRe(anchored, { dot: true, nocase }));
   }
-  const segment = union(bySegment);
-  const prefix = union(byPrefix);
+  const flags = nocase ? "i" : "";
+  const segment = union(bySegment, flags);
+  const prefix = union(byPrefix, flags);
   return (s, p) => (segment?.test(s) ?? false) || (prefix?.test(p) ?? false);
 }
 
-function union(res: readonly RegExp[]): RegExp | null {
+function union(res: readonly RegExp[], flags: string): RegExp | null {
   if (res.length === 0) return null;
-  return new RegExp(res.map((r) => `(?:${r.source})`).join("|"));
+  return new RegExp(res.map((r) => `(?:${r.source})`).join("|"), flags);
 }

@@ -5,9 +5,9 @@
  * and the undo journal restores them.
  */
 import { isUtf8 } from "node:buffer";
-import { readFile, stat } from "node:fs/promises";
 import { AppError } from "../errors.js";
 import { detectEol, type Eol } from "./lines.js";
+import { openForRead } from "./opened-path.js";
 
 /**
  * UTF-16 is recognised by its BOM only: without one, a UTF-16 file is indistinguishable from binary
@@ -33,6 +33,8 @@ export interface TextFile extends TextFormat {
    * U+FFFD: the text can be read, but writing it back would destroy those bytes, so edits refuse.
    */
   lossy: boolean;
+  /** Permission bits of the file read (absent for text decoded from bytes in memory). */
+  mode?: number;
 }
 
 /** Larger files are not text an agent should be editing through these tools. */
@@ -118,40 +120,46 @@ export function stripBom(text: string): string {
 /**
  * Reads a project file as text. `display` names the file in messages (a project-relative path,
  * never the host path). Directories, missing files, binary files and files over the size limit are
- * AppErrors that say what to do instead.
+ * AppErrors that say what to do instead. The file is opened by `openForRead`: no final link is
+ * followed unchecked, only a regular file with one name is read, and what was really opened is
+ * judged by the project's gate.
  */
 export async function readProjectText(abs: string, display = "the file"): Promise<TextFile> {
-  let buf: Buffer;
-  try {
-    const st = await stat(abs);
-    if (st.isDirectory()) {
-      throw new AppError("invalid_argument", `'${display}' is a directory, not a file. Use list_dir.`);
-    }
-    if (st.size > maxTextFileBytes) {
-      throw new AppError(
-        "too_large",
-        `'${display}' is ${Math.round(st.size / 1024 / 1024)} MiB, more than scalpel handles as text.`,
-      );
-    }
-    buf = await readFile(abs);
-  } catch (e) {
-    if (e instanceof AppError) throw e;
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "ENOTDIR") {
-      throw new AppError(
-        "file_not_found",
-        `'${display}' does not exist. Use find_file or list_dir to locate it.`,
-      );
-    }
-    throw new AppError("internal", `Cannot read '${display}' (${code ?? "unknown error"}).`);
-  }
-  if (isBinary(buf)) {
+  const buf = await readProjectBytes(abs, display);
+  if (isBinary(buf.bytes)) {
     throw new AppError(
       "invalid_argument",
       `'${display}' is a binary file; only text files can be read or edited.`,
     );
   }
-  return decodeText(buf);
+  return { ...decodeText(buf.bytes), mode: buf.mode };
+}
+
+/**
+ * The exact bytes of a project file (size-limited) and its permission bits, opened the same
+ * guarded way; for callers that decide about binary content themselves (search).
+ */
+export async function readProjectBytes(
+  abs: string,
+  display = "the file",
+  limit = maxTextFileBytes,
+): Promise<{ bytes: Buffer; mode: number }> {
+  const { handle, stat } = await openForRead(abs, display);
+  try {
+    if (stat.size > limit) {
+      throw new AppError(
+        "too_large",
+        `'${display}' is ${Math.round(stat.size / 1024 / 1024)} MiB, more than scalpel handles as text.`,
+      );
+    }
+    return { bytes: await handle.readFile(), mode: stat.mode & 0o7777 };
+  } catch (e) {
+    if (e instanceof AppError) throw e;
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new AppError("internal", `Cannot read '${display}' (${code ?? "unknown error"}).`);
+  } finally {
+    await handle.close();
+  }
 }
 
 /** Refuses to change a file whose bytes the text does not represent exactly. */

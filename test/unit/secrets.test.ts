@@ -28,6 +28,64 @@ test("default deny list", () => {
   }
 });
 
+test("credentials of common tools are secret by default, at the root or deeper", () => {
+  const rules = new SecretRules([]);
+  for (const p of [
+    ".git/config",
+    "vendor/lib/.git/config",
+    ".aws/credentials",
+    "home/.aws/credentials",
+    ".docker/config.json",
+    ".kube/config",
+    "kubeconfig",
+    "deploy/kubeconfig",
+    ".yarnrc.yml",
+    "credentials.json",
+    "gcp/credentials.json",
+    "prod.tfvars",
+    "infra/terraform.tfvars",
+    "infra/prod.auto.tfvars.json",
+    ".pgpass",
+    "web/.htpasswd",
+    "config/secrets.yml",
+    "secrets.yaml",
+  ]) {
+    assert.equal(rules.isSecret(p), true, p);
+  }
+  for (const p of [
+    ".git/HEAD",
+    ".gitconfig.md",
+    "src/git/config.ts",
+    ".aws/config",
+    "docker/config.json",
+    "credentials.ts",
+    "variables.tf",
+    "secrets.md",
+    "src/kubeconfig.ts",
+  ]) {
+    assert.equal(rules.isSecret(p), false, p);
+  }
+});
+
+test("deny patterns match in any letter case; allows only as written", () => {
+  const rules = new SecretRules(["Vault/**", "!.env.ci"]);
+  for (const p of [
+    ".ENV",
+    ".Env.Local",
+    "ID_RSA",
+    "certs/SERVER.PEM",
+    ".GIT/CONFIG",
+    ".NPMRC",
+    "vault/x.ts",
+    "VAULT/x.ts",
+  ]) {
+    assert.equal(rules.isSecret(p), true, p);
+  }
+  assert.equal(rules.isSecret(".env.ci"), false);
+  assert.equal(rules.isSecret(".ENV.CI"), true, "an allow re-opens only the spelling it names");
+  assert.equal(rules.isSecret(".ENV.EXAMPLE"), true, "templates are exempt only as spelled");
+});
+
 test("templates of .env are readable", () => {
   const rules = new SecretRules([]);
   assert.equal(rules.isSecret(".env.example"), false);
@@ -76,4 +134,17 @@ test("one home: only the sandbox asks whether a path is secret", () => {
     .map((f) => relative(root, f).split("\\").join("/"))
     .sort();
   assert.deepEqual(askers, ["src/security/sandbox.ts"]);
+});
+
+test("a project inside another keeps the enclosing project's deny patterns, never its allowances", () => {
+  // The enclosing project declares src/vault/** secret and re-opens .env.local; `src` is activated.
+  const rules = new SecretRules([], [{ prefix: "src", patterns: ["src/vault/**", "!src/.env.local"] }]);
+  assert.equal(rules.isSecret("vault/keys.ts"), true);
+  assert.equal(rules.isSecret("vault"), true);
+  assert.equal(rules.isSecret("app.ts"), false);
+  assert.equal(rules.isSecret(".env.local"), true, "the default still holds: an allowance is not inherited");
+  // Two levels up: the prefix carries the whole way.
+  const deep = new SecretRules([], [{ prefix: "packages/api", patterns: ["packages/api/config/*.json"] }]);
+  assert.equal(deep.isSecret("config/prod.json"), true);
+  assert.equal(deep.isSecret("src/config/prod.json"), false);
 });
