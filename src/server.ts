@@ -3,14 +3,17 @@
  * it to a transport.
  */
 import { McpServer, type RegisteredTool, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import type { Logger } from "./log.js";
+import { deserializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { type Logger, log as rootLog } from "./log.js";
 import { reportWaitsTo, throttled } from "./lsp/readiness.js";
 import { prompts, staticResources, templateResources } from "./resources/index.js";
+import { StdioLineTransport } from "./stdio-transport.js";
 import { outputShapeOf } from "./tools/envelope.js";
 import { allTools, toolsFor } from "./tools/index.js";
 import { serverInstructions } from "./tools/instructions.js";
 import { runTool, scrubPaths, sdkToolError } from "./tools/run-tool.js";
+import { writesFiles } from "./tools/tool.js";
 import { version } from "./version.js";
 import type { Workspace } from "./workspace.js";
 
@@ -30,7 +33,7 @@ export function createServer(options: ServerOptions): McpServer {
   const writers: RegisteredTool[] = [];
   // Names of the tools a call can reach now: a read-only project disables the writing ones.
   const toolNames = () =>
-    tools.filter((t) => t.annotations.readOnlyHint || !workspace.project?.readOnly).map((t) => t.name);
+    tools.filter((t) => !writesFiles(t) || !workspace.project?.readOnly).map((t) => t.name);
   for (const def of tools) {
     const registered = server.registerTool(
       def.name,
@@ -81,7 +84,7 @@ export function createServer(options: ServerOptions): McpServer {
         }
       },
     );
-    if (!def.annotations.readOnlyHint) writers.push(registered);
+    if (writesFiles(def)) writers.push(registered);
   }
   // `read_only: true` in a project's config is only known once it is activated, possibly after
   // start-up: writing tools are then disabled (clients get tools/list_changed) and re-enabled for a
@@ -109,7 +112,7 @@ export function createServer(options: ServerOptions): McpServer {
 function routeSdkToolErrors(server: McpServer): void {
   const target = server as unknown as { createToolError?: (message: string) => unknown };
   // In --read-only mode the writing tools are not registered: a call to one is told why.
-  const writing = allTools.filter((t) => !t.annotations.readOnlyHint).map((t) => t.name);
+  const writing = allTools.filter(writesFiles).map((t) => t.name);
   if (typeof target.createToolError === "function") {
     target.createToolError = (message: string) => sdkToolError(message, writing);
   }
@@ -175,9 +178,15 @@ function registerResourcesAndPrompts(server: McpServer, workspace: Workspace): v
   }
 }
 
-/** Serves on stdin/stdout; `onClose` runs when the client goes away. */
+/**
+ * Serves on stdin/stdout; `onClose` runs when the client goes away. The transport is ours
+ * (`stdio-transport.ts`): the SDK's exits on a request over 10 MiB, ours answers it with an error.
+ */
 export async function serveStdio(server: McpServer, onClose: () => void): Promise<void> {
-  const transport = new StdioServerTransport();
+  const stdio = rootLog.child("stdio");
+  const transport = new StdioLineTransport<JSONRPCMessage>(deserializeMessage, {
+    warn: (m) => stdio.warn(m),
+  });
   transport.onclose = onClose;
   await server.connect(transport);
 }

@@ -72,11 +72,14 @@ export class MemoryStore {
    * Read, change and write one memory as one step under its file lock: two concurrent edits of
    * the same memory both land (a read-modify-write outside the lock would lose one).
    */
-  async update(name: string, change: (content: string) => string): Promise<{ name: string; bytes: number }> {
+  async update(
+    name: string,
+    change: (content: string) => string | Promise<string>,
+  ): Promise<{ name: string; bytes: number }> {
     const { path } = await this.file(name);
     return withFileLocks([path.abs], async () => {
       const { content } = await this.read(name);
-      return this.writeLocked(name, change(content));
+      return this.writeLocked(name, await change(content));
     });
   }
 

@@ -23,8 +23,11 @@ export const editMemoryTool = defineTool({
     const store = memoryStoreOf(project);
     // The find/replace runs on the text read under the file's lock: two parallel edits of one
     // memory both land, each on the other's result.
-    return store.update(args.name, (content) => {
-      const found = findMatches(content, args.needle, args.replacement, args.mode);
+    return store.update(args.name, async (content) => {
+      const found = await findMatches(content, args.needle, args.replacement, args.mode, {
+        signal: ctx.signal,
+        where: `memory '${args.name}'`,
+      });
       if (found.length === 0) {
         throw new AppError(
           "no_match",

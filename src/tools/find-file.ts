@@ -1,9 +1,8 @@
-import picomatch from "picomatch";
 import { z } from "zod";
-import { AppError } from "../errors.js";
 import { walkFiles } from "../project/ignore.js";
 import { maxAnswerChars } from "./common.js";
 import type { Answer } from "./envelope.js";
+import { compileGlob, globMatches } from "./regex-glob.js";
 import { defineTool, readOnly } from "./tool.js";
 
 const maxResults = 2000;
@@ -30,25 +29,36 @@ export const findFileTool = defineTool({
     const project = ctx.project;
     // Names only (secret files are listed, never read), so a NamedPath is enough.
     const start = project.sandbox.resolveName(args.relative_path, { mustExist: true, kind: "dir" });
-    const isMatch = compileMask(args.file_mask);
-    const byPath = args.file_mask.includes("/");
+    // Matched in the regex worker, a batch of paths at a time (regex-glob.ts: a glob can backtrack).
+    const mask = compileGlob(args.file_mask, "file_mask");
     const skipIgnored = !project.ignore.isIgnored(start.rel, true);
     const files: string[] = [];
     const result: FindResult = { files };
+    let batch: string[] = [];
+    /** False once the list is full. */
+    const take = async (): Promise<boolean> => {
+      const hits = await globMatches(mask, batch, ctx.signal);
+      for (const [i, rel] of batch.entries()) {
+        if (!hits[i]) continue;
+        if (files.length >= maxResults) {
+          result.truncated = true;
+          result.hint = `Stopped after ${maxResults} files; use a more specific file_mask or relative_path.`;
+          return false;
+        }
+        files.push(rel);
+      }
+      batch = [];
+      return true;
+    };
     for await (const entry of walkFiles(project.root, start.rel, project.ignore, {
       skipIgnored,
       signal: ctx.signal,
     })) {
       if (entry.isDir) continue;
-      const name = entry.rel.slice(entry.rel.lastIndexOf("/") + 1);
-      if (!isMatch(byPath ? entry.rel : name)) continue;
-      if (files.length >= maxResults) {
-        result.truncated = true;
-        result.hint = `Stopped after ${maxResults} files; use a more specific file_mask or relative_path.`;
-        break;
-      }
-      files.push(entry.rel);
+      batch.push(entry.rel);
+      if (batch.length >= 512 && !(await take())) return result;
     }
+    await take();
     return result;
   },
   render(r) {
@@ -59,17 +69,6 @@ export const findFileTool = defineTool({
   shrink: [(r) => shorten(r, 500), (r) => shorten(r, 100), (r) => shorten(r, 0)],
   narrowHint: "Use a more specific file_mask, or a relative_path deeper in the tree.",
 });
-
-function compileMask(mask: string): (s: string) => boolean {
-  try {
-    return picomatch(mask, { dot: true });
-  } catch (e) {
-    throw new AppError(
-      "invalid_argument",
-      `file_mask '${mask}' is not a valid glob: ${(e as Error).message}`,
-    );
-  }
-}
 
 function shorten(r: FindResult, max: number): FindResult {
   return { ...r, files: r.files.slice(0, max), total: r.total ?? r.files.length };

@@ -1,10 +1,12 @@
 import { z } from "zod";
 import type { EditPlan } from "../edits/plan.js";
 import type { TextEdit } from "../edits/text.js";
-import { detectEol, lineStarts, positionAt, readTextFile } from "../edits/text.js";
+import { detectEol, lineStarts, maxTextFileBytes, positionAt, readTextFile } from "../edits/text.js";
 import { AppError } from "../errors.js";
 import { dryRun, replaceParams } from "./common.js";
-import { commitPlan, editOutput, renderEditResult } from "./edit-result.js";
+import { commitPlan, editBudget, editOutput, renderEditResult } from "./edit-result.js";
+import { compileUserRegex, maxReplaceMatches, regexBounds, regexRunError } from "./regex-pattern.js";
+import { type RegexMatch, regexMatches, TooManyMatches } from "./regex-worker.js";
 import { defineTool, writes } from "./tool.js";
 
 /** Line numbers listed in a `multiple_matches` error. */
@@ -19,6 +21,7 @@ export const replaceContentTool = defineTool({
     relative_path: z.string().describe("File to edit, relative to the project root"),
     ...replaceParams,
     dry_run: dryRun,
+    max_answer_chars: editBudget,
   },
   ...editOutput,
   annotations: writes,
@@ -30,7 +33,10 @@ export const replaceContentTool = defineTool({
     // no_match / multiple_matches if the needle is gone or doubled), rather than writing over it.
     const makePlan = async (): Promise<EditPlan> => {
       const { text } = await readTextFile(path.abs, path.rel);
-      const found = findMatches(text, args.needle, args.replacement, args.mode);
+      const found = await findMatches(text, args.needle, args.replacement, args.mode, {
+        signal: ctx.signal,
+        where: `'${path.rel}'`,
+      });
       if (found.length === 0) {
         throw new AppError(
           "no_match",
@@ -70,14 +76,17 @@ interface Found {
 
 /**
  * Matches are found in the text with CRLF read as LF when the whole file uses CRLF, so needles
- * written with `\n` match; offsets are mapped back to the real text.
+ * written with `\n` match; offsets are mapped back to the real text. A regex runs in a worker
+ * bounded by SCALPEL_REGEX_TIMEOUT and the call's signal (`regex-worker.ts`); `where` names the
+ * text in its errors.
  */
-export function findMatches(
+export async function findMatches(
   text: string,
   needle: string,
   replacement: string,
   mode: "literal" | "regex",
-): Found[] {
+  run: { signal: AbortSignal; where: string },
+): Promise<Found[]> {
   const crlf = detectEol(text) === "\r\n" && !/(?<!\r)\n/.test(text);
   // A lone-CR file reads with `\n` in place of each `\r`: same length, so offsets need no mapping.
   const cr = detectEol(text) === "\r" && !text.includes("\n");
@@ -88,24 +97,37 @@ export function findMatches(
   const toText = (o: number) => (crlf ? o + countBelow(lfOffsets, o) : o);
   const hayStarts = lineStarts(hay);
   const out: Found[] = [];
-  const push = (s: number, e: number, newText: string) =>
+  // Input limits: matches per call, and the size of the result (`$&` repeated in a replacement
+  // multiplies the text; a string of gigabytes ends the process).
+  let grown = 0;
+  const push = (s: number, e: number, newText: string) => {
+    grown += newText.length - (e - s);
+    if (out.length >= maxReplaceMatches) throw regexRunError(new TooManyMatches(), run.where, "needle");
+    if (text.length + grown > maxTextFileBytes) {
+      throw new AppError(
+        "too_large",
+        `Replacing every match would make ${run.where} over ${maxTextFileBytes / 1024 / 1024} MiB, the limit for a text file. Replace fewer matches or a shorter replacement.`,
+      );
+    }
     out.push({ start: toText(s), end: toText(e), newText, line: positionAt(hay, s, hayStarts).line + 1 });
+  };
 
   if (mode === "literal") {
     const n = cr ? needle.replace(/\r\n?/g, "\n") : needle.replaceAll("\r\n", "\n");
     for (let i = hay.indexOf(n); i >= 0; i = hay.indexOf(n, i + n.length)) push(i, i + n.length, replacement);
     return out;
   }
-  let regex: RegExp;
+  const regex = compileUserRegex(needle, "needle", "Use mode: 'literal' to match text as is.");
+  let matches: RegexMatch[];
   try {
-    regex = new RegExp(needle, "gm");
+    matches = await regexMatches(regex, hay, maxReplaceMatches, regexBounds(run.signal));
   } catch (e) {
-    throw new AppError(
-      "invalid_regex",
-      `The needle is not a valid JavaScript regular expression: ${(e as Error).message}. Use mode: 'literal' to match text as is.`,
-    );
+    throw regexRunError(e, run.where, "needle");
   }
-  for (const m of hay.matchAll(regex)) push(m.index, m.index + m[0].length, expand(replacement, m, hay));
+  for (const m of matches) {
+    const whole = m.captures[0] ?? "";
+    push(m.index, m.index + whole.length, expand(replacement, m, hay));
+  }
   return out;
 }
 
@@ -121,15 +143,17 @@ function countBelow(sorted: readonly number[], value: number): number {
 }
 
 /** `String.prototype.replace` substitutions for one match: $$, $&, $`, $', $n, $nn, $<name>. */
-function expand(replacement: string, m: RegExpExecArray | RegExpMatchArray, input: string): string {
-  const index = m.index ?? 0;
+function expand(replacement: string, match: RegexMatch, input: string): string {
+  const m = match.captures;
+  const index = match.index;
+  const whole = m[0] ?? "";
   const groups = m.length - 1;
   return replacement.replace(/\$(\$|&|`|'|\d{1,2}|<([^>]*)>)/g, (token, what: string, name?: string) => {
     if (what === "$") return "$";
-    if (what === "&") return m[0];
+    if (what === "&") return whole;
     if (what === "`") return input.slice(0, index);
-    if (what === "'") return input.slice(index + m[0].length);
-    if (name !== undefined) return m.groups ? (m.groups[name] ?? "") : token;
+    if (what === "'") return input.slice(index + whole.length);
+    if (name !== undefined) return match.groups ? (match.groups[name] ?? "") : token;
     let n = Number(what);
     // "$12" with fewer than 12 groups means group 1 followed by "2", as in String.replace.
     if (what.length === 2 && n > groups) {

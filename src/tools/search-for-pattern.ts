@@ -1,12 +1,14 @@
-import { readFile, stat } from "node:fs/promises";
-import picomatch from "picomatch";
+import { stat } from "node:fs/promises";
 import { z } from "zod";
-import { decodeText, isBinary, lineStarts, positionAt, splitLines } from "../edits/text.js";
-import { AppError } from "../errors.js";
+import { decodeText, isBinary, lineStarts, positionAt, readProjectBytes, splitLines } from "../edits/text.js";
 import { walkFiles } from "../project/ignore.js";
 import type { Project } from "../project/project.js";
 import type { CheckedPath } from "../security/sandbox.js";
 import { maxAnswerChars, offsetParam, plural } from "./common.js";
+import { regexTimeoutMs, secondsText } from "./deadlines.js";
+import { compileGlob, type Glob, globMatches } from "./regex-glob.js";
+import { compileUserRegex, regexBounds, regexRunError, tooSlowAdvice } from "./regex-pattern.js";
+import { RegexStopped, regexSpans } from "./regex-worker.js";
 import { defineTool, readOnly } from "./tool.js";
 
 /** The most matches listed in one answer (the rest are counted, and paged with `offset`). */
@@ -20,6 +22,12 @@ const scanMillis = 30_000;
 const maxFileBytes = 4 * 1024 * 1024;
 /** Minified bundles would otherwise fill the budget with one line. */
 const maxSnippetLineChars = 400;
+/**
+ * Files go to the regex worker in batches of this many characters or files: one round trip costs
+ * ~0.15 ms, which on a tree of small files would double the time of the scan.
+ */
+const batchChars = 1024 * 1024;
+const batchFiles = 64;
 
 /** Source files of the languages people commonly keep next to each other. */
 const codeExtensions = new Set(
@@ -88,7 +96,11 @@ export const searchForPatternTool = defineTool({
   annotations: readOnly,
   async run(args, ctx) {
     const project = ctx.project;
-    const regex = compileRegex(args.pattern);
+    const regex = compileUserRegex(
+      args.pattern,
+      "pattern",
+      "Escape special characters such as ( [ { . * + ? with a backslash to match them literally.",
+    );
     const start = project.sandbox.resolve(args.relative_path, { mustExist: true });
     const include = args.include_glob === undefined ? null : compileGlob(args.include_glob, "include_glob");
     const exclude = args.exclude_glob === undefined ? null : compileGlob(args.exclude_glob, "exclude_glob");
@@ -100,29 +112,77 @@ export const searchForPatternTool = defineTool({
     let files = 0;
     let stopped: string | undefined;
     const deadline = Date.now() + scanMillis;
+    const cancelled = (at: string) =>
+      `the scan stopped at ${at} after the call was cancelled; total and files count the files before it (narrow relative_path or include_glob)`;
 
-    for await (const file of candidates(project, start, ctx.signal)) {
-      if (include && !include(file.rel)) continue;
-      if (exclude?.(file.rel)) continue;
-      if (args.code_files_only && !isCodeFile(file.rel)) continue;
-      if (ctx.signal.aborted || Date.now() > deadline) {
-        stopped = `the scan stopped at ${file.rel} after ${ctx.signal.aborted ? "the call was cancelled" : `${scanMillis / 1000} s`}; total and files count the files before it (narrow relative_path or include_glob)`;
-        break;
-      }
-      const text = await readSearchable(file.abs);
-      if (text === null) continue;
-      const spans = matchingLines(text, regex);
-      if (spans.length === 0) continue;
+    const count = (rel: string, text: string, found: Int32Array) => {
+      const spans = matchingLines(text, found);
+      if (spans.length === 0) return;
       files++;
       const first = Math.max(0, from - total);
       const last = Math.min(spans.length, to - total);
       if (first < last) {
         const lines = splitLines(text);
         for (const span of spans.slice(first, last))
-          matches.push({ relative_path: file.rel, ...snippetOf(lines, span, args.context_lines) });
+          matches.push({ relative_path: rel, ...snippetOf(lines, span, args.context_lines) });
       }
       total += spans.length;
+    };
+    // The pattern runs in a worker bounded by SCALPEL_REGEX_TIMEOUT (regex-worker.ts); files are
+    // counted in walk order, batch after batch, so pages stay stable.
+    let batch: Array<{ rel: string; text: string }> = [];
+    let batched = 0;
+    const flush = async (): Promise<string | undefined> => {
+      const sent = batch;
+      batch = [];
+      batched = 0;
+      if (sent.length === 0) return undefined;
+      let found: Int32Array[];
+      try {
+        found = await regexSpans(
+          regex,
+          sent.map((f) => f.text),
+          regexBounds(ctx.signal),
+        );
+      } catch (e) {
+        const at = sent[0]!.rel;
+        if (e instanceof RegexStopped && e.why === "cancelled") return cancelled(at);
+        if (e instanceof RegexStopped && e.why === "timeout") {
+          const others =
+            sent.length > 1 ? ` (or one of the ${plural(sent.length - 1, "file")} searched with it)` : "";
+          return `the pattern ran longer than ${secondsText(regexTimeoutMs())} on ${at}${others} and was stopped; total and files count the files before it. ${tooSlowAdvice()}`;
+        }
+        throw regexRunError(e, at, "pattern");
+      }
+      for (const [i, f] of sent.entries()) count(f.rel, f.text, found[i] ?? new Int32Array(0));
+      return undefined;
+    };
+
+    const chosen = filtered(candidates(project, start, ctx.signal), {
+      include,
+      exclude,
+      codeOnly: args.code_files_only,
+      signal: ctx.signal,
+    });
+    for await (const file of chosen) {
+      if (ctx.signal.aborted || Date.now() > deadline) {
+        stopped =
+          (await flush()) ??
+          (ctx.signal.aborted
+            ? cancelled(file.rel)
+            : `the scan stopped at ${file.rel} after ${scanMillis / 1000} s; total and files count the files before it (narrow relative_path or include_glob)`);
+        break;
+      }
+      const text = await readSearchable(file.abs);
+      if (text === null) continue;
+      batch.push({ rel: file.rel, text });
+      batched += text.length;
+      if (batched >= batchChars || batch.length >= batchFiles) {
+        stopped = await flush();
+        if (stopped) break;
+      }
     }
+    stopped ??= await flush();
     return {
       matches,
       files,
@@ -152,26 +212,29 @@ export const searchForPatternTool = defineTool({
     "Or narrow the search: a more specific pattern, a deeper relative_path, or include_glob/exclude_glob.",
 });
 
-function compileRegex(pattern: string): RegExp {
-  try {
-    return new RegExp(pattern, "gm");
-  } catch (e) {
-    throw new AppError(
-      "invalid_regex",
-      `The pattern is not a valid JavaScript regular expression: ${(e as Error).message}. Escape special characters such as ( [ { . * + ? with a backslash to match them literally.`,
-    );
-  }
-}
+/** Paths go to the glob matcher (in the regex worker) this many at a time. */
+const globBatch = 512;
 
-/** A glob with '/' is matched against the project-relative path, one without against the base name. */
-function compileGlob(glob: string, param: string): (rel: string) => boolean {
-  try {
-    const isMatch = picomatch(glob, { dot: true });
-    if (glob.includes("/")) return (rel) => isMatch(rel);
-    return (rel) => isMatch(rel.slice(rel.lastIndexOf("/") + 1));
-  } catch (e) {
-    throw new AppError("invalid_argument", `${param} '${glob}' is not a valid glob: ${(e as Error).message}`);
+/** The candidates that pass include_glob, exclude_glob and code_files_only, in walk order. */
+async function* filtered(
+  files: AsyncIterable<CheckedPath>,
+  opts: { include: Glob | null; exclude: Glob | null; codeOnly: boolean; signal: AbortSignal },
+): AsyncIterable<CheckedPath> {
+  const pass = async (batch: CheckedPath[]): Promise<CheckedPath[]> => {
+    const chosen = opts.codeOnly ? batch.filter((f) => isCodeFile(f.rel)) : batch;
+    const rels = chosen.map((f) => f.rel);
+    const included = opts.include ? await globMatches(opts.include, rels, opts.signal) : null;
+    const excluded = opts.exclude ? await globMatches(opts.exclude, rels, opts.signal) : null;
+    return chosen.filter((_, i) => (included ? included[i] : true) && !excluded?.[i]);
+  };
+  let batch: CheckedPath[] = [];
+  for await (const file of files) {
+    batch.push(file);
+    if (batch.length < globBatch) continue;
+    yield* await pass(batch);
+    batch = [];
   }
+  yield* await pass(batch);
 }
 
 function isCodeFile(rel: string): boolean {
@@ -212,8 +275,9 @@ async function isDirectory(path: CheckedPath): Promise<boolean> {
 
 async function readSearchable(abs: string): Promise<string | null> {
   try {
-    const buf = await readFile(abs);
-    if (buf.length > maxFileBytes || isBinary(buf)) return null;
+    // The guarded open: a link swapped since the walk checked it cannot redirect the read.
+    const { bytes: buf } = await readProjectBytes(abs, "file", maxFileBytes);
+    if (isBinary(buf)) return null;
     return decodeText(buf).text;
   } catch {
     return null;
@@ -226,19 +290,23 @@ interface Span {
   to: number;
 }
 
-/** The lines on which a match starts (what is counted), without building any snippet. */
-export function matchingLines(text: string, regex: RegExp): Span[] {
+/**
+ * The lines on which a match starts (what is counted), without building any snippet. `found` holds
+ * the matches as `[index, length, …]` pairs (`regexSpans`).
+ */
+export function matchingLines(text: string, found: Int32Array): Span[] {
   const out: Span[] = [];
   const starts = lineStarts(text);
   const lineCount = splitLines(text).length;
   let lastLine = -1;
-  regex.lastIndex = 0;
-  for (const m of text.matchAll(regex)) {
-    const from = positionAt(text, m.index, starts).line;
+  for (let i = 0; i + 1 < found.length; i += 2) {
+    const index = found[i]!;
+    const length = found[i + 1]!;
+    const from = positionAt(text, index, starts).line;
     // A match at the very end of a file that ends with a line break is on no line.
     if (from === lastLine || from >= lineCount) continue;
     lastLine = from;
-    const endOffset = m.index + Math.max(0, m[0].length - 1);
+    const endOffset = index + Math.max(0, length - 1);
     out.push({ from, to: Math.max(from, positionAt(text, endOffset, starts).line) });
   }
   return out;
