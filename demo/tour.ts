@@ -13,9 +13,16 @@ const bold = (s: string) => (process.stdout.isTTY ? `\x1b[1m${s}\x1b[0m` : s);
 async function main(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), "scalpel-demo-"));
   await cp(join(repo, "examples", "shop"), dir, { recursive: true });
+  // The tour's own user-level folder (registry, trust), so it leaves nothing in ~/.scalpel.
+  const home = await mkdtemp(join(tmpdir(), "scalpel-demo-home-"));
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined),
+  );
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [join(repo, "dist", "src", "cli.js"), "mcp"],
+    // The user names the project on the command line; that is what lets activate_project open it.
+    args: [join(repo, "dist", "src", "cli.js"), "mcp", "--project", dir],
+    env: { ...env, SCALPEL_HOME: home },
     stderr: "ignore",
   });
   const client = new Client({ name: "scalpel-demo", version: "1" });
@@ -99,6 +106,7 @@ async function main(): Promise<void> {
   } finally {
     await client.close();
     await rm(dir, { recursive: true, force: true });
+    await rm(home, { recursive: true, force: true });
   }
 }
 

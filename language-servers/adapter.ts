@@ -35,6 +35,12 @@ export interface LanguageAdapter {
   testFiles?: readonly string[];
   /** The launch spec for a project root, or the reason it cannot be launched. */
   spec(root: string): ServerSpec | { missing: string };
+  /**
+   * This adapter as used for a project the user has not trusted (src/project/trust.ts): it must run
+   * no code of the repository — no server binary or compiler it ships, no build script, proc macro
+   * or build command — or refuse to start, saying why. Required, so that a new adapter has to decide.
+   */
+  untrusted(): LanguageAdapter;
   /** For `scalpel doctor`; `root` is the project, for servers resolved relative to it. */
   probe(root?: string): Promise<ServerProbe>;
   /**

@@ -51,14 +51,28 @@ export function customAdapter(id: string, config: LanguageServerConfig): Languag
     if (config.request_timeout_s !== undefined) out.requestTimeoutMs = config.request_timeout_s * 1000;
     return out;
   };
-  return {
+  const adapter: LanguageAdapter = {
     id,
     displayName: `${id} (${config.command}, from project.yml)`,
     extensions: config.extensions.map((e) => e.toLowerCase()),
     ignoredDirs: [...config.ignored_dirs],
     spec,
     probe: (root = process.cwd()) => Promise.resolve(probeCustom(config, root, missing(root))),
+    untrusted: () => ({
+      ...adapter,
+      spec: () => ({ missing: notTrusted(id) }),
+      untrusted: () => adapter.untrusted(),
+    }),
   };
+  return adapter;
+}
+
+/**
+ * A declared server is a command the repository chose (`/bin/sh -c …`, a script it ships, a name
+ * in its node_modules/.bin): it runs only for a project the user trusts.
+ */
+export function notTrusted(id: string): string {
+  return `The ${id} language server declared in .scalpel/project.yml is not started: the project is not trusted, and its command comes from the repository. To trust it, run \`scalpel trust\` in the project's directory (or start scalpel with --project PATH --trust).`;
 }
 
 function probeCustom(config: LanguageServerConfig, root: string, hint: string): ServerProbe {

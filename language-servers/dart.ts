@@ -120,14 +120,27 @@ export const dartDeclarations: DeclarationSyntax = {
   indentUnit: "  ",
 };
 
-export const dartAdapter: LanguageAdapter = {
-  id: "dart",
-  displayName: "Dart (analysis server)",
-  extensions: [".dart"],
-  ignoredDirs: [".dart_tool", "build"],
-  outputs: { manifests: ["pubspec.yaml"], dirs: () => [".dart_tool", "build"] },
-  spec,
-  probe,
-  normalizeSymbols: (symbols) => normalizeDartSymbols(symbols),
-  declarations: dartDeclarations,
-};
+/**
+ * The analysis server runs the analyzer plugins a project's `analysis_options.yaml` names (code
+ * from its packages, path dependencies inside the repository included), and its docs list no
+ * setting that turns them off. So for a project the user has not trusted it is not started.
+ */
+const untrustedDart =
+  "The Dart analysis server is not started for a project you have not trusted: it runs the analyzer plugins the project's analysis_options.yaml names (code from the repository). To trust it, run `scalpel trust` in the project's directory.";
+
+function dartAdapterFor(trusted: boolean): LanguageAdapter {
+  return {
+    id: "dart",
+    displayName: "Dart (analysis server)",
+    extensions: [".dart"],
+    ignoredDirs: [".dart_tool", "build"],
+    outputs: { manifests: ["pubspec.yaml"], dirs: () => [".dart_tool", "build"] },
+    spec: trusted ? spec : () => ({ missing: untrustedDart }),
+    probe,
+    normalizeSymbols: (symbols) => normalizeDartSymbols(symbols),
+    declarations: dartDeclarations,
+    untrusted: () => dartAdapterFor(false),
+  };
+}
+
+export const dartAdapter: LanguageAdapter = dartAdapterFor(true);

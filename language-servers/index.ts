@@ -22,18 +22,31 @@ function withDeclarations(adapter: LanguageAdapter): LanguageAdapter {
   };
 }
 
-export const adapters: readonly LanguageAdapter[] = [typescriptAdapter, rustAnalyzerAdapter, dartAdapter].map(
-  withDeclarations,
-);
+const builtIn: readonly LanguageAdapter[] = [typescriptAdapter, rustAnalyzerAdapter, dartAdapter];
+
+export const adapters: readonly LanguageAdapter[] = builtIn.map(withDeclarations);
+
+/** The built-in adapters as they run for a project the user has not trusted (src/project/trust.ts). */
+const untrustedAdapters: readonly LanguageAdapter[] = builtIn.map((a) => withDeclarations(a.untrusted()));
 
 /**
  * The adapters of one project: the built-in ones plus those declared in its project.yml
- * (`language_servers`); a declared server with a built-in id replaces the built-in one.
+ * (`language_servers`); a declared server with a built-in id replaces the built-in one. For a
+ * project the user has not trusted, every adapter runs nothing of the repository: declared servers
+ * are listed (so that answers say why they are not running) but never started, and replace nothing.
  */
 export function adaptersFor(
   declared: Readonly<Record<string, LanguageServerConfig>> = {},
+  trust: { readonly trusted: boolean },
 ): LanguageAdapter[] {
-  const custom = Object.entries(declared).map(([id, config]) => withDeclarations(customAdapter(id, config)));
+  const base = trust.trusted ? adapters : untrustedAdapters;
+  const builtInIds = new Set(base.map((a) => a.id));
+  const custom = Object.entries(declared)
+    .filter(([id]) => trust.trusted || !builtInIds.has(id))
+    .map(([id, config]) => {
+      const adapter = customAdapter(id, config);
+      return withDeclarations(trust.trusted ? adapter : adapter.untrusted());
+    });
   const ids = new Set(custom.map((a) => a.id));
-  return [...adapters.filter((a) => !ids.has(a.id)), ...custom];
+  return [...base.filter((a) => !ids.has(a.id)), ...custom];
 }

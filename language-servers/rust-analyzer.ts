@@ -95,15 +95,41 @@ export const rustAnalyzerSettings = {
   files: { watcher: "client" },
 };
 
-function spec(_root: string): ServerSpec | { missing: string } {
+/**
+ * For a project the user has not trusted: nothing that runs the repository's code. Build scripts
+ * (`build.rs`) and proc macros are compiled and run by rust-analyzer at load when enabled;
+ * `checkOnSave` runs `cargo check`, which runs them too. Without them, generated items are missing
+ * (the answer for a derive-heavy crate is poorer), which is the price of not running a stranger's code.
+ */
+export const untrustedRustAnalyzerSettings = {
+  ...rustAnalyzerSettings,
+  checkOnSave: false,
+  cargo: { ...rustAnalyzerSettings.cargo, buildScripts: { enable: false } },
+  procMacro: { enable: false },
+};
+
+/**
+ * Even with build scripts off, rust-analyzer runs `cargo metadata` at load, and cargo runs the
+ * `build.rustc-wrapper` / `rustc-workspace-wrapper` / `build.rustc` a repository's
+ * `.cargo/config.toml` names (measured with cargo 1.95: `rustc-wrapper = "./wrap.sh"` ran the
+ * script from `cargo metadata`). The environment outranks config files; an empty wrapper variable
+ * means "no wrapper", and `RUSTC=rustc` is the toolchain's own compiler from PATH.
+ */
+const untrustedCargoEnv = { RUSTC_WRAPPER: "", RUSTC_WORKSPACE_WRAPPER: "", RUSTC: "rustc" };
+
+function spec(_root: string, trusted: boolean): ServerSpec | { missing: string } {
   const found = findRustAnalyzer();
   if ("missing" in found) return found;
-  return {
+  const settings = trusted ? rustAnalyzerSettings : untrustedRustAnalyzerSettings;
+  const out: ServerSpec = {
     id: "rust",
-    launch: { command: found.command, args: [], env: { RUST_BACKTRACE: "0" } },
-    initializationOptions: rustAnalyzerSettings,
-    configuration: (section) =>
-      section === "rust-analyzer" || section === undefined ? rustAnalyzerSettings : null,
+    launch: {
+      command: found.command,
+      args: [],
+      env: { RUST_BACKTRACE: "0", ...(trusted ? {} : untrustedCargoEnv) },
+    },
+    initializationOptions: settings,
+    configuration: (section) => (section === "rust-analyzer" || section === undefined ? settings : null),
     readiness: { kind: "server-status", maxWaitMs: 120_000 },
     languageIdFor: () => "rust",
     diagnostics: "pull",
@@ -116,6 +142,9 @@ function spec(_root: string): ServerSpec | { missing: string } {
     saveOnSync: true,
     requestTimeoutMs: 60_000,
   };
+  // No `cargo check` runs for an untrusted project: nothing to wait for after a save.
+  if (!trusted) delete out.pushedAlongsidePull;
+  return out;
 }
 
 async function probe(): Promise<ServerProbe> {
@@ -147,13 +176,20 @@ export const rustDeclarations: DeclarationSyntax = {
   indentUnit: "    ",
 };
 
-export const rustAnalyzerAdapter: LanguageAdapter = {
+function rustAnalyzerAdapterFor(trusted: boolean): LanguageAdapter {
+  return {
+    ...rustCommon,
+    spec: (root) => spec(root, trusted),
+    untrusted: () => rustAnalyzerAdapterFor(false),
+  };
+}
+
+const rustCommon: Omit<LanguageAdapter, "spec" | "untrusted"> = {
   id: "rust",
   displayName: "Rust (rust-analyzer)",
   extensions: [".rs"],
   ignoredDirs: ["target"],
   outputs: { manifests: ["Cargo.toml"], dirs: () => ["target"] },
-  spec,
   probe,
   normalizeSymbols: normalizeRustSymbols,
   declarations: rustDeclarations,
@@ -165,3 +201,6 @@ export const rustAnalyzerAdapter: LanguageAdapter = {
   // the whole workspace whatever is open, so its answers need no scoping, only this name.
   project: { manifests: ["Cargo.toml"] },
 };
+
+/** The adapter for a trusted project. `cargo check` (projectCheck) runs only for trusted projects. */
+export const rustAnalyzerAdapter: LanguageAdapter = rustAnalyzerAdapterFor(true);

@@ -72,6 +72,15 @@ function projectTsserver(root: string, file = join("lib", "tsserver.js")): strin
 const projectTsc = (root: string) =>
   projectTsserver(root, join("bin", "tsc")) ?? require.resolve("typescript/bin/tsc");
 
+/**
+ * An untrusted project's `node_modules/typescript` is the repository's code like any other: a
+ * cloned repo can ship a `lib/tsserver.js` (or `bin/tsc`) that does anything when run. Only the
+ * bundled compiler runs for it. The bundled tsserver also keeps the repository's tsserver plugins
+ * out: tsserver looks for the plugins a tsconfig names next to its own install (`../../..` of
+ * tsserver.js) unless `--allowLocalPluginLoads`, which tsls does not pass.
+ */
+const bundledTsc = () => require.resolve("typescript/bin/tsc");
+
 const languageIds: Record<string, string> = {
   ".ts": "typescript",
   ".mts": "typescript",
@@ -83,16 +92,22 @@ const languageIds: Record<string, string> = {
   ".jsx": "javascriptreact",
 };
 
-function spec(root: string): ServerSpec | { missing: string } {
+function spec(root: string, trusted: boolean): ServerSpec | { missing: string } {
   const b = bundled();
   if ("missing" in b) return b;
   return {
     id: "typescript",
     // Run with our own Node: no PATH lookup, and the bundled CLI works on every supported platform.
     launch: { command: process.execPath, args: [b.cli, "--stdio"] },
+    // tsls 5.3.0 works through a `node …/tsserver.js` child; SIGKILLed, the wrapper stayed up,
+    // started none again and answered references with `[]`: the session watches that child.
+    essentialProcesses: [{ name: "tsserver", commandLine: /tsserver\.js(\s|$)/ }],
     initializationOptions: {
       tsserver: {
-        path: projectTsserver(root) ?? b.tsserver,
+        // tsls 5.3.0 uses this path whenever it exists, and only otherwise looks in the workspace
+        // (node_modules/typescript/lib, .yarn/sdks/…): always setting it keeps an untrusted
+        // repository's copy out.
+        path: (trusted ? projectTsserver(root) : undefined) ?? b.tsserver,
         // With "auto", requests made while the project loads go to a syntax-only server and come
         // back silently partial (references 1 of 265 on date-fns). "never" makes them wait instead.
         useSyntaxServer: "never",
@@ -367,7 +382,16 @@ export function tsconfigOutDirs(text: string): string[] {
   return [...code.matchAll(/"(?:outDir|declarationDir)"\s*:\s*"([^"]+)"/g)].map((m) => m[1]!);
 }
 
-export const typescriptAdapter: LanguageAdapter = {
+function typescriptAdapterFor(trusted: boolean): LanguageAdapter {
+  return {
+    ...typescriptCommon,
+    spec: (root) => spec(root, trusted),
+    projectCheck: tscCheck(trusted ? projectTsc : bundledTsc),
+    untrusted: () => typescriptAdapterFor(false),
+  };
+}
+
+const typescriptCommon: Omit<LanguageAdapter, "spec" | "untrusted"> = {
   id: "typescript",
   displayName: "TypeScript / JavaScript",
   extensions: [".ts", ".tsx", ".js", ".jsx", ".mts", ".cts"],
@@ -375,13 +399,14 @@ export const typescriptAdapter: LanguageAdapter = {
   outputs: { manifests: ["tsconfig.json"], dirs: tsconfigOutDirs },
   // Jest/Vitest/Mocha conventions, and date-fns' `src/<fn>/test.ts` beside each function.
   testFiles: ["*.test.*", "*.spec.*", "test.*", "__tests__/", "test/", "tests/"],
-  spec,
   probe,
   normalizeSymbols: (symbols, text) => {
     const lines = allLines(text);
     return markTypeAliases(widenDeclarations(normalizeTypescriptSymbols(symbols), lines), lines);
   },
   declarations: typescriptDeclarations,
-  projectCheck: tscCheck(projectTsc),
   project: { ask: askProject },
 };
+
+/** The adapter for a trusted project (the project's own TypeScript 5.x when it has one). */
+export const typescriptAdapter: LanguageAdapter = typescriptAdapterFor(true);

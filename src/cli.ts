@@ -2,13 +2,30 @@
 /**
  * argv → MCP server, doctor, or one tool run from a terminal. The only place that exits the process.
  */
+import { randomBytes } from "node:crypto";
+import { realpath, stat } from "node:fs/promises";
+import { basename, resolve } from "node:path";
 import type { z } from "zod";
+import {
+  type CommandSpec,
+  type OptionSpec,
+  optionList,
+  optionString,
+  type ParsedArgs,
+  parseCommandLine,
+  UsageError,
+} from "./cli-args.js";
 import { doctorReport } from "./doctor.js";
 import { isAppError } from "./errors.js";
+import { serveHttp } from "./http.js";
 import { log } from "./log.js";
 import { killAllServersSync } from "./lsp/process.js";
+import { refuseForbiddenRoot } from "./project/allowed-roots.js";
+import { configFile, readProjectConfig, splitSecretAllowances } from "./project/config.js";
+import { isProjectName, ProjectRegistry } from "./project/registry.js";
+import { configDigest, TrustStore } from "./project/trust.js";
 import { createServer, serveStdio } from "./server.js";
-import { toolsFor } from "./tools/index.js";
+import { allTools, toolsFor } from "./tools/index.js";
 import { runTool } from "./tools/run-tool.js";
 import { version } from "./version.js";
 import { Workspace } from "./workspace.js";
@@ -16,44 +33,69 @@ import { Workspace } from "./workspace.js";
 const usage = `scalpel ${version} — type-precise code tools for coding agents (MCP)
 
 Usage:
-  scalpel mcp [--project PATH] [--read-only]     MCP server on stdio
-  scalpel doctor [--project PATH]                which language servers are installed
-  scalpel <tool> --project PATH [--param value …]  run one tool and print its result
-  scalpel tools                                  list the tools
-Values are JSON when they parse as JSON (numbers, true/false, arrays), strings otherwise.
+  scalpel mcp [--project PATH] [--read-only] [--trust] [--projects-in DIR …] [--http PORT]
+                                MCP server on stdio (or Streamable HTTP with --http)
+  scalpel trust [PATH]          trust a project (default: the current directory): its declared language
+                                servers, own TypeScript, build scripts and proc macros may run; registers it
+  scalpel untrust [PATH]        withdraw that trust
+  scalpel register [PATH]       allow activate_project to open a project, without trusting it
+  scalpel doctor [--project PATH]                 which language servers are installed; the project's trust
+  scalpel <tool> --project PATH [--read-only] [--trust] [--param value …]   run one tool, print its result
+  scalpel tools [--read-only]                     list the tools
+
+Options of mcp:
+  --project PATH      the project to serve (it may always be activated)
+  --read-only         no tool writes files or memories
+  --trust             trust the --project for this session only (until its .scalpel/project.yml changes)
+  --projects-in DIR   activate_project may open projects inside DIR (repeatable); otherwise only
+                      --project and registered projects (scalpel register / scalpel trust)
+  --http PORT         serve Streamable HTTP at http://127.0.0.1:PORT/mcp instead of stdio; every request
+                      needs "Authorization: Bearer <token>" (SCALPEL_HTTP_TOKEN, or one printed on stderr);
+                      each MCP session gets its own project and language servers
+  --host ADDRESS      with --http: listen on ADDRESS instead of 127.0.0.1
+Tool parameters are JSON when they parse as JSON (numbers, true/false, arrays), strings otherwise.
+Unknown options are errors.
 `;
 
-interface Parsed {
-  command: string | undefined;
-  flags: Map<string, string | true>;
+const projectOption: OptionSpec = { value: "PATH", help: "the project" };
+const readOnlyOption: OptionSpec = { help: "no tool writes files or memories" };
+const trustOption: OptionSpec = { help: "trust the --project for this session" };
+const pathArg = { name: "PATH", max: 1 };
+
+const commands: Readonly<Record<string, CommandSpec>> = {
+  mcp: {
+    options: {
+      project: projectOption,
+      "read-only": readOnlyOption,
+      trust: trustOption,
+      "projects-in": { value: "DIR", repeat: true, help: "projects inside DIR may be activated" },
+      http: { value: "PORT", help: "serve MCP over Streamable HTTP on PORT instead of stdio" },
+      host: { value: "ADDRESS", help: "with --http: the address to listen on (default 127.0.0.1)" },
+    },
+  },
+  doctor: { options: { project: projectOption } },
+  tools: { options: { "read-only": readOnlyOption } },
+  trust: { options: {}, positionals: pathArg },
+  untrust: { options: {}, positionals: pathArg },
+  register: { options: {}, positionals: pathArg },
+  help: { options: {} },
+};
+
+/** A tool run from the terminal: the command's own options, then the tool's parameters. */
+const toolRun: CommandSpec = {
+  options: { project: projectOption, "read-only": readOnlyOption, trust: trustOption },
+  openOptions: true,
+};
+
+function specFor(command: string): CommandSpec | undefined {
+  if (command in commands) return commands[command];
+  return allTools.some((t) => t.name === command) ? toolRun : undefined;
 }
 
-function parseArgs(argv: readonly string[]): Parsed {
-  const flags = new Map<string, string | true>();
-  let command: string | undefined;
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (a.startsWith("--")) {
-      const eq = a.indexOf("=");
-      if (eq > 0) flags.set(a.slice(2, eq), a.slice(eq + 1));
-      else {
-        const next = argv[i + 1];
-        if (next !== undefined && !next.startsWith("--")) {
-          flags.set(a.slice(2), next);
-          i++;
-        } else flags.set(a.slice(2), true);
-      }
-    } else if (command === undefined) command = a;
-  }
-  return { command, flags };
-}
+type Options = ParsedArgs["options"];
 
-function flagString(flags: Parsed["flags"], name: string): string | undefined {
-  const v = flags.get(name);
-  return typeof v === "string" ? v : undefined;
-}
-
-function installExitHandlers(workspace: Workspace): void {
+/** `stdin: true`: the client is our stdin (stdio mode); in HTTP mode stdin means nothing. */
+function installExitHandlers(shutdown: () => Promise<void>, opts: { stdin: boolean }): void {
   // Whatever ends the process, no language server may outlive it.
   process.on("exit", () => killAllServersSync());
   let stopping = false;
@@ -62,35 +104,103 @@ function installExitHandlers(workspace: Workspace): void {
     stopping = true;
     const force = setTimeout(() => process.exit(code), 4000);
     force.unref();
-    workspace
-      .shutdown()
+    shutdown()
       .catch((e: unknown) => log.warn("shutdown failed", e))
       .finally(() => process.exit(code));
   };
   process.on("SIGINT", () => stop(130));
   process.on("SIGTERM", () => stop(143));
   process.on("SIGHUP", () => stop(129));
-  process.stdin.on("end", () => stop(0));
-  process.stdin.on("close", () => stop(0));
+  if (opts.stdin) {
+    process.stdin.on("end", () => stop(0));
+    process.stdin.on("close", () => stop(0));
+  }
 }
 
-async function serveMcp(flags: Parsed["flags"]): Promise<void> {
-  const workspace = new Workspace({ readOnly: flags.has("read-only"), cwd: process.cwd() }, log);
-  installExitHandlers(workspace);
-  const project = flagString(flags, "project");
+function checkTrustFlag(options: Options): void {
+  if (options.has("trust") && !options.has("project")) {
+    throw new UsageError(
+      "--trust trusts the --project of this session; give --project PATH too (or run `scalpel trust PATH` to trust a project for good).",
+    );
+  }
+}
+
+/** A workspace with the --project activated (if any); a failure is told to the calls, not fatal. */
+async function startWorkspace(options: Options): Promise<Workspace> {
+  const workspace = new Workspace(
+    {
+      readOnly: options.has("read-only"),
+      cwd: process.cwd(),
+      projectsIn: optionList(options, "projects-in"),
+    },
+    log,
+  );
+  const project = optionString(options, "project");
   if (project !== undefined) {
     // A project that cannot be activated (bad project.yml, missing directory) must not keep the
     // server from starting: the client would only see a dead process. Calls explain it instead.
-    await workspace.activate(project).catch((e: unknown) => {
-      workspace.startupError = isAppError(e) ? e.message : "the project could not be activated";
-      log.error(`cannot activate ${project}: ${workspace.startupError}`);
-    });
+    await workspace
+      .activate(project, { byUser: true, trustForSession: options.has("trust") })
+      .catch((e: unknown) => {
+        workspace.startupError = isAppError(e) ? e.message : "the project could not be activated";
+        log.error(`cannot activate ${project}: ${workspace.startupError}`);
+      });
   }
+  return workspace;
+}
+
+async function serveMcp(options: Options): Promise<void> {
+  checkTrustFlag(options);
+  const http = optionString(options, "http");
+  if (http !== undefined) return serveMcpHttp(options, http);
+  if (options.has("host")) throw new UsageError("--host only applies with --http PORT.");
+  const workspace = await startWorkspace(options);
+  installExitHandlers(() => workspace.shutdown(), { stdin: true });
   const server = createServer({ workspace, log });
   await serveStdio(server, () => {
     void workspace.shutdown().finally(() => process.exit(0));
   });
-  log.info(`scalpel ${version} ready on stdio${project ? ` for ${workspace.project?.name}` : ""}`);
+  const name = workspace.project?.name;
+  log.info(`scalpel ${version} ready on stdio${name ? ` for ${name}` : ""}`);
+}
+
+/** Sessions idle this long (default 30 min, SCALPEL_HTTP_IDLE_S) are closed with their language servers. */
+function httpIdleMs(): number {
+  const s = Number(process.env.SCALPEL_HTTP_IDLE_S);
+  return Number.isFinite(s) && s > 0 ? Math.min(s, 7 * 24 * 3600) * 1000 : 30 * 60 * 1000;
+}
+
+async function serveMcpHttp(options: Options, portText: string): Promise<void> {
+  const port = Number(portText);
+  if (!/^\d+$/.test(portText) || port > 65535) {
+    throw new UsageError(`--http takes a port number (0-65535; 0 picks a free one), not '${portText}'.`);
+  }
+  const host = optionString(options, "host") ?? "127.0.0.1";
+  const fromEnv = process.env.SCALPEL_HTTP_TOKEN;
+  if (fromEnv !== undefined && fromEnv.length < 16) {
+    throw new UsageError("SCALPEL_HTTP_TOKEN must be at least 16 characters long.");
+  }
+  const token = fromEnv ?? randomBytes(24).toString("base64url");
+  const handle = await serveHttp({
+    port,
+    host,
+    token,
+    idleMs: httpIdleMs(),
+    log,
+    newWorkspace: () => startWorkspace(options),
+  });
+  installExitHandlers(() => handle.close(), { stdin: false });
+  const url = `http://${host.includes(":") ? `[${host}]` : host}:${handle.port}/mcp`;
+  log.info(`scalpel ${version} listening on ${url}`);
+  // The token goes to stderr (the user's terminal), never to a file; a token from the environment
+  // is not repeated.
+  if (fromEnv === undefined)
+    process.stderr.write(`scalpel: send "Authorization: Bearer ${token}" to ${url}\n`);
+  if (host !== "127.0.0.1" && host !== "localhost" && host !== "::1") {
+    log.warn(
+      `listening on ${host}, not only this machine: anyone who can reach it and has the token can use every tool`,
+    );
+  }
 }
 
 function coerce(schema: z.ZodType, raw: string | true): unknown {
@@ -103,18 +213,20 @@ function coerce(schema: z.ZodType, raw: string | true): unknown {
   }
 }
 
-async function runOnce(name: string, flags: Parsed["flags"]): Promise<number> {
-  const workspace = new Workspace({ readOnly: flags.has("read-only"), cwd: process.cwd() }, log);
+async function runOnce(name: string, options: Options): Promise<number> {
+  checkTrustFlag(options);
+  const workspace = new Workspace({ readOnly: options.has("read-only"), cwd: process.cwd() }, log);
   const tools = toolsFor(workspace.options.readOnly);
   const def = tools.find((t) => t.name === name);
   if (!def) {
-    process.stderr.write(`Unknown command or tool '${name}'.\n\n${usage}`);
+    process.stderr.write(`'${name}' writes files and is not available with --read-only.\n`);
     return 2;
   }
   process.on("exit", () => killAllServersSync());
   const args: Record<string, unknown> = {};
-  for (const [key, value] of flags) {
-    if (key === "project" || key === "read-only") continue;
+  for (const [key, value] of options) {
+    if (key in toolRun.options) continue;
+    if (Array.isArray(value)) continue;
     const shape = def.input[key];
     if (!shape) {
       process.stderr.write(
@@ -125,8 +237,13 @@ async function runOnce(name: string, flags: Parsed["flags"]): Promise<number> {
     args[key] = coerce(shape as z.ZodType, value);
   }
   try {
-    const project = flagString(flags, "project");
-    if (project !== undefined) await workspace.activate(project, { startServers: false });
+    const project = optionString(options, "project");
+    if (project !== undefined)
+      await workspace.activate(project, {
+        startServers: false,
+        byUser: true,
+        trustForSession: options.has("trust"),
+      });
     const result = await runTool(def, args, { workspace, log, toolNames: tools.map((t) => t.name) });
     process.stdout.write(`${result.content.map((c) => c.text).join("\n")}\n`);
     return result.isError ? 1 : 0;
@@ -135,29 +252,99 @@ async function runOnce(name: string, flags: Parsed["flags"]): Promise<number> {
   }
 }
 
+/** `scalpel trust|untrust|register [PATH]`: the user's own decisions, made in a terminal. */
+async function userDecision(
+  command: "trust" | "untrust" | "register",
+  pathArg: string | undefined,
+): Promise<number> {
+  const given = resolve(process.cwd(), pathArg ?? ".");
+  const root = await realpath(given).catch(() => null);
+  if (root === null || !(await stat(root)).isDirectory()) {
+    process.stderr.write(`No directory ${given}.\n`);
+    return 1;
+  }
+  refuseForbiddenRoot(root);
+  const store = new TrustStore();
+  if (command === "untrust") {
+    const was = await store.revoke(root);
+    process.stdout.write(was ? `${root} is no longer trusted.\n` : `${root} was not trusted.\n`);
+    return 0;
+  }
+  // The config is read (and must be valid) before anything is stored: trust is bound to these bytes.
+  const { config, text } = await readProjectConfig(root);
+  const name = config.name ?? basename(root);
+  const registry = new ProjectRegistry();
+  if (isProjectName(name)) await registry.register(name, root);
+  else process.stderr.write(`'${name}' cannot be used as a project name; activate it by its path.\n`);
+  if (command === "register") {
+    process.stdout.write(
+      `${root} is registered as '${name}': activate_project may open it (it is not trusted).\n`,
+    );
+    return 0;
+  }
+  await store.trust(root, configDigest(text));
+  const declared = Object.entries(config.language_servers);
+  const lines = [`${root} is trusted (as '${name}'). scalpel may now run, for this project:`];
+  for (const [id, ls] of declared)
+    lines.push(`  - the ${id} server declared in ${configFile}: ${[ls.command, ...ls.args].join(" ")}`);
+  lines.push(
+    "  - its own TypeScript (node_modules/typescript), rust-analyzer with build scripts and proc macros, cargo check",
+  );
+  const { allowances } = splitSecretAllowances(config.secrets);
+  if (allowances.length > 0) lines.push(`  - its secret exceptions: ${allowances.join(", ")}`);
+  lines.push(`A change to ${configFile} withdraws this trust until you run scalpel trust again.`);
+  process.stdout.write(`${lines.join("\n")}\n`);
+  return 0;
+}
+
 async function main(): Promise<number> {
-  const { command, flags } = parseArgs(process.argv.slice(2));
-  if (flags.has("version")) {
+  let parsed: ParsedArgs;
+  try {
+    parsed = parseCommandLine(process.argv.slice(2), specFor);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      process.stderr.write(`${e.message}\n\n${usage}`);
+      return 2;
+    }
+    throw e;
+  }
+  const { command, options, positionals } = parsed;
+  if (options.has("version")) {
     process.stdout.write(`${version}\n`);
     return 0;
   }
-  if (command === undefined || command === "help" || flags.has("help")) {
+  if (command === undefined || command === "help" || options.has("help")) {
     process.stdout.write(usage);
-    return command === undefined && !flags.has("help") ? 2 : 0;
+    return command === undefined && !options.has("help") ? 2 : 0;
   }
-  if (command === "mcp") {
-    await serveMcp(flags);
-    return -1;
+  try {
+    if (command === "mcp") {
+      await serveMcp(options);
+      return -1;
+    }
+    if (command === "doctor") {
+      process.stdout.write(`${await doctorReport(optionString(options, "project"))}\n`);
+      return 0;
+    }
+    if (command === "tools") {
+      for (const t of toolsFor(options.has("read-only"))) process.stdout.write(`${t.name}\t${t.title}\n`);
+      return 0;
+    }
+    if (command === "trust" || command === "untrust" || command === "register") {
+      return await userDecision(command, positionals[0]);
+    }
+    return await runOnce(command, options);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      process.stderr.write(`${e.message}\n\n${usage}`);
+      return 2;
+    }
+    if (isAppError(e)) {
+      process.stderr.write(`Error (${e.code}): ${e.message}\n`);
+      return 1;
+    }
+    throw e;
   }
-  if (command === "doctor") {
-    process.stdout.write(`${await doctorReport(flagString(flags, "project"))}\n`);
-    return 0;
-  }
-  if (command === "tools") {
-    for (const t of toolsFor(flags.has("read-only"))) process.stdout.write(`${t.name}\t${t.title}\n`);
-    return 0;
-  }
-  return runOnce(command, flags);
 }
 
 main().then(

@@ -1,11 +1,16 @@
 /**
  * `scalpel doctor [--project PATH]`: which language servers are found, their versions, and how to
- * get the rest; with a project, also the servers its project.yml declares.
+ * get the rest; with a project, also the servers its project.yml declares, whether the user trusts
+ * it, and what trusting it would enable. Doctor reads; it runs no server of the project.
  */
+import { realpath } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { LanguageAdapter } from "../language-servers/adapter.js";
 import { adapters, adaptersFor } from "../language-servers/index.js";
-import { configFile, loadProjectConfig } from "./project/config.js";
+import { configFile, readProjectConfig, splitSecretAllowances } from "./project/config.js";
+import { detectLanguages } from "./project/detect.js";
+import { IgnoreRules } from "./project/ignore.js";
+import { configDigest, TrustStore, whatTrustEnables } from "./project/trust.js";
 import { version } from "./version.js";
 
 async function line(adapter: LanguageAdapter, root?: string): Promise<string> {
@@ -21,8 +26,9 @@ export async function doctorReport(project?: string, cwd = process.cwd()): Promi
   // Probes run one after another: each may start a process, and the output order is the list's.
   for (const adapter of adapters) lines.push(await line(adapter));
   if (project !== undefined) {
-    const root = resolve(cwd, project);
-    const config = await loadProjectConfig(root);
+    const given = resolve(cwd, project);
+    const root = await realpath(given).catch(() => given);
+    const { config, text } = await readProjectConfig(root);
     const declared = Object.keys(config.language_servers);
     lines.push(
       declared.length === 0
@@ -30,10 +36,26 @@ export async function doctorReport(project?: string, cwd = process.cwd()): Promi
         : `project ${project}: ${declared.length} language server${declared.length === 1 ? "" : "s"} declared in ${configFile}`,
     );
     const builtIn = new Set(adapters.map((a) => a.id));
-    for (const adapter of adaptersFor(config.language_servers).filter((a) => declared.includes(a.id))) {
+    // Probed as a trusted project would run them: finding a command runs nothing.
+    const trusted = adaptersFor(config.language_servers, { trusted: true });
+    for (const adapter of trusted.filter((a) => declared.includes(a.id))) {
       lines.push(
         `  ${await line(adapter, root)}${builtIn.has(adapter.id) ? " (replaces the built-in server)" : ""}`,
       );
+    }
+    const state = await new TrustStore().state(root, configDigest(text));
+    if (state === "trusted") {
+      lines.push(`project ${project}: trusted (scalpel trust); its declared servers and build scripts run`);
+    } else {
+      lines.push(
+        `project ${project}: ${state === "changed" ? `trusted before, but ${configFile} changed since: not trusted now` : "not trusted"} — nothing from the repository runs. Trusting it (\`scalpel trust ${project}\`) would:`,
+      );
+      const found = await detectLanguages(root, new IgnoreRules(root, config.ignored_paths), trusted);
+      const languages = config.languages ?? found.map((f) => f.language);
+      const { allowances } = splitSecretAllowances(config.secrets);
+      const enables = whatTrustEnables(root, declared, languages, allowances);
+      for (const what of enables.length > 0 ? enables : ["nothing more for this project"])
+        lines.push(`  - ${what}`);
     }
   }
   return lines.join("\n");

@@ -2,7 +2,8 @@
 // files by itself and would pass with zero tests, so the list is built here and must not be empty.
 // Usage: node test/run.mjs [tier|file ...]   tiers: unit, integration, e2e (default: all three)
 import { spawnSync } from "node:child_process";
-import { readdirSync, statSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 
 const root = new URL("..", import.meta.url).pathname;
@@ -28,6 +29,8 @@ if (files.length === 0) {
   console.error("test/run.mjs: no test files found; refusing to pass vacuously");
   process.exit(1);
 }
+// The user-level folder (registry, trust store): tests never touch the real ~/.scalpel.
+const home = process.env.SCALPEL_HOME ?? mkdtempSync(join(tmpdir(), "scalpel-test-home-"));
 const result = spawnSync(
   process.execPath,
   // --test-force-exit: a file that leaves a handle open (a server a failed test did not stop)
@@ -42,6 +45,7 @@ const result = spawnSync(
     "--test-reporter=spec",
     ...files,
   ],
-  { cwd: root, stdio: "inherit" },
+  { cwd: root, stdio: "inherit", env: { ...process.env, SCALPEL_HOME: home } },
 );
+if (process.env.SCALPEL_HOME === undefined) rmSync(home, { recursive: true, force: true });
 process.exit(result.status ?? 1);

@@ -43,9 +43,9 @@ export const projectConfigSchema = z.strictObject({
   ignored_paths: z.array(z.string().min(1)).default([]),
   read_only: z.boolean().default(false),
   memory_dir: relativePath.default(".scalpel/memories"),
-  /** Extra secret patterns (gitignore syntax); `!pattern` allows a default-denied file. */
+  /** Extra secret patterns (gitignore syntax); `!pattern` allows a default-denied file (trusted projects only). */
   secrets: z.array(z.string().min(1)).default([]),
-  /** Shown to the agent at activation. */
+  /** Shown to the agent at activation (as untrusted repository text until the user trusts the project). */
   initial_prompt: z.string().optional(),
   /** Servers declared without code, by language id. */
   language_servers: z.record(z.string().regex(/^[a-z][a-z0-9_-]*$/), languageServerConfigSchema).default({}),
@@ -92,17 +92,55 @@ export function parseProjectConfig(text: string, display = configFile): ProjectC
   return parsed.data;
 }
 
-/** The project's config, or the defaults when it has no project.yml. */
-export async function loadProjectConfig(root: string): Promise<ProjectConfig> {
-  let text: string;
+/**
+ * Over this size project.yml is refused unparsed: a 60 MB file took 44 s and 2.5 GB to parse
+ * (yaml 2); real ones are a few hundred bytes.
+ */
+export const maxConfigBytes = 256 * 1024;
+
+/** The config and the exact bytes it was parsed from (null: no project.yml), read once. */
+export interface LoadedConfig {
+  config: ProjectConfig;
+  text: string | null;
+}
+
+export async function readProjectConfig(root: string): Promise<LoadedConfig> {
+  let bytes: Buffer;
   try {
-    text = await readFile(join(root, configFile), "utf8");
+    bytes = await readFile(join(root, configFile));
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "ENOENT") return defaultConfig;
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return { config: defaultConfig, text: null };
     throw new AppError(
       "invalid_config",
       `${configFile} cannot be read (${(e as NodeJS.ErrnoException).code ?? "error"}).`,
     );
   }
-  return parseProjectConfig(text);
+  if (bytes.length > maxConfigBytes) {
+    throw new AppError(
+      "invalid_config",
+      `${configFile} is ${bytes.length} bytes, over the limit of ${maxConfigBytes}; a project config is a few settings. Shorten it.`,
+    );
+  }
+  const text = bytes.toString("utf8");
+  return { config: parseProjectConfig(text), text };
+}
+
+/** The project's config, or the defaults when it has no project.yml. */
+export async function loadProjectConfig(root: string): Promise<ProjectConfig> {
+  return (await readProjectConfig(root)).config;
+}
+
+/**
+ * The `secrets` entries that un-hide a file (`!pattern`): an untrusted project's config may add
+ * secret patterns but not weaken the defaults, so these are left out (and reported) until the user
+ * trusts the project. Same reading as SecretRules: trimmed, a leading `!`.
+ */
+export function splitSecretAllowances(secrets: readonly string[]): {
+  denies: string[];
+  allowances: string[];
+} {
+  const denies: string[] = [];
+  const allowances: string[] = [];
+  for (const raw of secrets) (raw.trim().startsWith("!") ? allowances : denies).push(raw);
+  return { denies, allowances };
 }

@@ -6,10 +6,11 @@ import { basename } from "node:path";
 import { EditJournal } from "../edits/journal.js";
 import type { Logger } from "../log.js";
 import { Sandbox } from "../security/sandbox.js";
-import { SecretRules } from "../security/secrets.js";
-import { defaultConfig, type ProjectConfig } from "./config.js";
+import { type EnclosingSecrets, SecretRules } from "../security/secrets.js";
+import { defaultConfig, type ProjectConfig, splitSecretAllowances } from "./config.js";
 import { IgnoreRules } from "./ignore.js";
 import type { ServerPool } from "./server-pool.js";
+import { type Trust, trustOf } from "./trust.js";
 
 export interface ProjectOptions {
   /** Absolute, realpath'd project root. */
@@ -17,6 +18,10 @@ export interface ProjectOptions {
   /** Read-only because the command line said so (the config can only add to it). */
   readOnly: boolean;
   config?: ProjectConfig;
+  /** Whether the user trusts the project (src/project/trust.ts); untrusted when not given. */
+  trust?: Trust;
+  /** Secret patterns of projects that enclose this one (src/workspace.ts finds them). */
+  enclosingSecrets?: readonly EnclosingSecrets[];
 }
 
 export class Project {
@@ -31,6 +36,9 @@ export class Project {
   pool!: ServerPool;
 
   readonly config: ProjectConfig;
+  readonly trust: Trust;
+  /** `!pattern` entries of `secrets` left out because the project is not trusted. */
+  readonly ignoredSecretAllowances: readonly string[];
 
   constructor(
     options: ProjectOptions,
@@ -41,7 +49,12 @@ export class Project {
     this.root = options.root;
     this.name = config.name ?? basename(options.root);
     this.readOnly = options.readOnly || config.read_only;
-    this.secrets = new SecretRules(config.secrets);
+    this.trust = options.trust ?? trustOf("untrusted");
+    // An untrusted repository's config may add secret patterns, never un-hide a default secret:
+    // `secrets: ["!.env*"]` written by the repository (or by an agent) must not open `.env`.
+    const { denies, allowances } = splitSecretAllowances(config.secrets);
+    this.ignoredSecretAllowances = this.trust.trusted ? [] : allowances;
+    this.secrets = new SecretRules(this.trust.trusted ? config.secrets : denies, options.enclosingSecrets);
     // The sandbox owns the secret rule: no checked path is ever minted for a secret file.
     this.sandbox = new Sandbox(options.root, this.secrets);
     this.journal = new EditJournal(this.sandbox, { log: log.child("journal") });

@@ -1,6 +1,8 @@
 /**
  * The user-level project registry: project name → root directory, so that `activate_project` can
- * take a name instead of a path. A small JSON file in `$SCALPEL_HOME/projects.json` (default
+ * take a name instead of a path. Its roots are also the projects the user allowed to be activated
+ * (src/project/allowed-roots.ts): entries come from `scalpel register`/`scalpel trust` in a
+ * terminal, and from activations of directories that were already allowed. A small JSON file in `$SCALPEL_HOME/projects.json` (default
  * `~/.scalpel/projects.json`), written atomically. Two servers registering at the same moment may
  * lose one of the two entries (read-modify-write without a lock); the next activation adds it
  * again, which is cheaper than a lock file that a killed process could leave behind.
@@ -69,6 +71,12 @@ export class ProjectRegistry {
   async lookup(name: string): Promise<string | null> {
     const reg = await this.load();
     return reg?.projects[name]?.root ?? null;
+  }
+
+  /** Every registered root: the projects the user allowed (see allowed-roots.ts). */
+  async roots(): Promise<string[]> {
+    const reg = await this.load().catch(() => null);
+    return Object.values(reg?.projects ?? {}).map((p) => p.root);
   }
 
   async names(): Promise<string[]> {

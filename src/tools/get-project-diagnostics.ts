@@ -57,13 +57,17 @@ export const getProjectDiagnosticsTool = defineTool({
   },
   output,
   annotations: readOnly,
+  // Compiler checks run one after another, each bounded (tsc 300 s, cargo 600 s): more than the default.
+  deadlineSeconds: 1800,
   async run(args, ctx) {
     const project = ctx.project;
     const scope = project.sandbox.resolveName(args.relative_path === "" ? "." : args.relative_path, {
       mustExist: true,
     }).rel;
     const languages = new Set(ctx.workspace.languages);
-    const adapters = adaptersFor(project.config.language_servers).filter((a) => languages.has(a.id));
+    const adapters = adaptersFor(project.config.language_servers, project.trust).filter((a) =>
+      languages.has(a.id),
+    );
     const manifestNames = new Set(adapters.flatMap((a) => (a.projectCheck ? [a.projectCheck.manifest] : [])));
     const manifests = await findManifests(project, manifestNames, ctx.signal);
     const found: Found[] = [];

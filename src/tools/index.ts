@@ -25,7 +25,7 @@ import { replaceContentTool } from "./replace-content.js";
 import { replaceSymbolBodyTool } from "./replace-symbol-body.js";
 import { safeDeleteSymbolTool } from "./safe-delete-symbol.js";
 import { searchForPatternTool } from "./search-for-pattern.js";
-import type { ToolDef } from "./tool.js";
+import { type ToolDef, writesFiles } from "./tool.js";
 import { undoEditTool } from "./undo-edit.js";
 import { writeMemoryTool } from "./write-memory.js";
 
@@ -62,5 +62,5 @@ export const allTools: readonly ToolDef[] = [
 
 /** Tools available in a session: read-only mode leaves out every tool that writes files. */
 export function toolsFor(readOnlyMode: boolean): readonly ToolDef[] {
-  return readOnlyMode ? allTools.filter((t) => t.annotations.readOnlyHint) : allTools;
+  return readOnlyMode ? allTools.filter((t) => !writesFiles(t)) : allTools;
 }

@@ -41,6 +41,16 @@ export async function checkLanguage(
   manifests: ReadonlyMap<string, string[]>,
   ctx: ToolContext,
 ): Promise<LanguageCheck> {
+  if (adapter.projectCheck?.runsProjectCode && !ctx.project.trust.trusted) {
+    // `cargo check` compiles and runs build scripts and proc macros: the repository's code.
+    return {
+      found: [],
+      checked: [],
+      gaps: [
+        `${adapter.displayName}: the whole-project check runs the repository's own code (build scripts, proc macros) and the project is not trusted, so it was not run; ask the user to run \`scalpel trust\` in the project's directory, or check files one by one with get_diagnostics_for_file`,
+      ],
+    };
+  }
   if (adapter.projectCheck) {
     return runCommandCheck(
       adapter,

@@ -7,10 +7,11 @@ import { access, mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { allTools } from "../../src/tools/index.js";
+import { writesFiles } from "../../src/tools/tool.js";
 import { makeTempProject, type TempProject } from "../helpers/fixtures.js";
 import { callOk, type ScalpelHandle, startScalpel } from "../helpers/mcp.js";
 
-const writingTools = allTools.filter((t) => !t.annotations.readOnlyHint).map((t) => t.name);
+const writingTools = allTools.filter(writesFiles).map((t) => t.name);
 
 async function project(base: string, name: string, yml: string): Promise<string> {
   const dir = join(base, name);

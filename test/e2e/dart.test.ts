@@ -12,6 +12,7 @@ import {
   type FindSymbolResult,
   type ReferencesResult,
   type ScalpelHandle,
+  sitesOf,
   startScalpel,
 } from "../helpers/mcp.js";
 import { dartMissing } from "../helpers/servers.js";
@@ -56,7 +57,7 @@ describe("Dart (e2e, dart language-server)", { skip: skip ?? false }, () => {
     });
     assert.equal(r.complete, true);
     assert.deepEqual(
-      r.references.map((x) => x.containing_symbol?.name_path),
+      sitesOf(r).map((x) => x.container),
       ["doubled"],
     );
   });

@@ -182,7 +182,13 @@ describe("lifecycle (e2e)", () => {
         [],
       );
       assert.ok(names.includes("find_referencing_symbols"), names.join(", "));
-      for (const t of tools) assert.equal(t.annotations?.readOnlyHint, true, `${t.name} in read-only mode`);
+      // activate_project writes no project file (it stays), but the registry and processes: not read-only.
+      for (const t of tools)
+        assert.equal(
+          t.annotations?.readOnlyHint,
+          t.name !== "activate_project",
+          `${t.name} in read-only mode`,
+        );
     } finally {
       await ro.close();
     }

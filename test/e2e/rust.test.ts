@@ -23,6 +23,7 @@ import {
   type ReferencesResult,
   type ScalpelHandle,
   type Sym,
+  sitesOf,
   startScalpel,
 } from "../helpers/mcp.js";
 import { rustAnalyzerMissing } from "../helpers/servers.js";
@@ -122,32 +123,43 @@ describe("Rust (e2e, rust-analyzer)", { skip: skip ?? false }, () => {
     const pricing = await readText(fx.dir, "src/pricing.rs");
     const want = [
       ...sitesOn(main, "base.multiply_by_rate(2.0)", "multiply_by_rate").map(
-        (p) => `src/main.rs:${p.line}:${p.column} main`,
+        (p) => `src/main.rs:${p.line} main`,
       ),
       ...sitesOn(report, "total.multiply_by_rate(1.2)", "multiply_by_rate").map(
-        (p) => `src/report.rs:${p.line}:${p.column} build_report`,
+        (p) => `src/report.rs:${p.line} build_report`,
       ),
       ...sitesOn(pricing, "hourly.multiply_by_rate(", "multiply_by_rate").map(
-        (p) => `src/pricing.rs:${p.line}:${p.column} Service/price`,
+        (p) => `src/pricing.rs:${p.line} Service/price`,
       ),
     ].sort();
-    const got = r.references
-      .map((x) => `${x.relative_path}:${x.line}:${x.column} ${x.containing_symbol?.name_path ?? "null"}`)
+    const got = sitesOf(r)
+      .map(
+        (x) =>
+          `${x.relative_path}:${x.line}${x.column === undefined ? "" : `:${x.column}`} ${x.container ?? "null"}`,
+      )
       .sort();
     assert.deepEqual(got, want);
     assert.ok(
-      !r.references.some((x) => x.relative_path === "src/thermo.rs"),
+      !r.files.some((x) => x.relative_path === "src/thermo.rs"),
       "Thermometer's calls are not Money's",
     );
-    const inService = r.references.find((x) => x.relative_path === "src/pricing.rs");
-    assert.equal(inService?.containing_symbol?.kind, "Method");
+    const methods = await callOk<ReferencesResult>(h, "find_referencing_symbols", {
+      name_path: "Money/multiply_by_rate",
+      relative_path: "src/money.rs",
+      include_kinds: ["Method"],
+    });
+    assert.deepEqual(
+      methods.files.map((f) => f.relative_path),
+      ["src/pricing.rs"],
+      "Service/price is a Method; main and build_report are Functions",
+    );
 
     const thermo = await callOk<ReferencesResult>(h, "find_referencing_symbols", {
       name_path: "Thermometer/multiply_by_rate",
       relative_path: "src/thermo.rs",
     });
     assert.deepEqual(
-      thermo.references.map((x) => `${x.relative_path} ${x.containing_symbol?.name_path}`),
+      sitesOf(thermo).map((x) => `${x.relative_path} ${x.container}`),
       ["src/thermo.rs warm_up"],
     );
     assert.deepEqual(h.hostPathLeaks, []);

@@ -5,7 +5,8 @@
  * stdout line (the stdout-purity test parses each of them) and the child's stderr.
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
@@ -13,6 +14,20 @@ import { type JSONRPCMessage, JSONRPCMessageSchema } from "@modelcontextprotocol
 import { copyFixture, repoRoot, type TempProject } from "./fixtures.js";
 
 export const cliPath = join(repoRoot, "dist", "src", "cli.js");
+
+/**
+ * The user-level folder (registry, trust store) of every server a test starts, unless the test
+ * names its own: tests never read or write the real `~/.scalpel`.
+ */
+let testHome: string | undefined;
+function defaultScalpelHome(): string {
+  if (testHome === undefined) {
+    const dir = mkdtempSync(join(tmpdir(), "scalpel-test-home-"));
+    testHome = dir;
+    process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
+  }
+  return testHome;
+}
 
 /** Per-request timeout: generous, a cold tsserver on 2 cores can take a while on big fixtures. */
 export const CALL_TIMEOUT_MS = 180_000;
@@ -187,15 +202,29 @@ export interface StartOptions {
   args?: string[];
   env?: Record<string, string>;
   cwd?: string;
+  /**
+   * Trust the --project for the session (`--trust`): the default, so that tests of declared
+   * servers, build scripts and proc macros see them run. `false` tests an untrusted project.
+   */
+  trust?: boolean;
+  /**
+   * Folders whose projects activate_project may open (`--projects-in`). Default: the `cwd` given
+   * (tests that activate fixtures by path under their temp folder).
+   */
+  projectsIn?: string[];
 }
 
 export async function startScalpel(opts: StartOptions = {}): Promise<ScalpelHandle> {
   assertCliBuilt();
   const args = [cliPath, "mcp"];
   if (opts.project !== undefined) args.push("--project", opts.project);
+  if (opts.project !== undefined && opts.trust !== false) args.push("--trust");
+  const projectsIn = opts.projectsIn ?? (opts.cwd !== undefined ? [opts.cwd] : []);
+  for (const dir of projectsIn) args.push("--projects-in", dir);
   args.push(...(opts.args ?? []));
   const transport = new ChildStdioTransport(process.execPath, args, opts.cwd ?? opts.project ?? repoRoot, {
     ...process.env,
+    SCALPEL_HOME: process.env.SCALPEL_HOME ?? defaultScalpelHome(),
     ...opts.env,
   });
   const client = new Client({ name: "scalpel-e2e", version: "0.0.0" });
@@ -295,11 +324,11 @@ export async function callOk<T = Record<string, unknown>>(
 
 // ---- result shapes from the documented protocol (docs/tools.md) ----
 
+/** A Symbol: `relative_path` only on a symbol listed by itself (not on children, nor in an overview). */
 export interface Sym {
-  name: string;
   name_path: string;
   kind: string;
-  relative_path: string;
+  relative_path?: string;
   start_line: number;
   end_line: number;
   body?: string;
@@ -307,28 +336,62 @@ export interface Sym {
   detail?: string;
 }
 
-export interface Reference {
+/** One file of find_referencing_symbols' answer: import lines, then sites grouped by container. */
+export interface ReferenceFile {
   relative_path: string;
-  line: number;
-  column: number;
-  containing_symbol: { name_path: string; kind: string; start_line: number; end_line: number } | null;
-  snippet: string;
+  project?: string | null;
+  secret?: true;
+  imports?: number[];
+  groups?: Array<{
+    container: string | null;
+    sites: Array<{ line: number; column?: number; code?: string }>;
+  }>;
 }
 
 export interface ReferencesResult {
   symbol: Sym;
-  references: Reference[];
+  files: ReferenceFile[];
   complete: boolean;
   incomplete_reason?: string;
   truncated?: boolean;
+  total?: number;
+  shown?: number;
+  next?: string;
+}
+
+/** One site of a references answer, its file and container spelled out (a test's view, not the wire's). */
+export interface Reference {
+  relative_path: string;
+  line: number;
+  /** Only on a line with more than one site. */
+  column?: number;
+  /** Name path of the containing symbol; null for top-level code and import sites. */
+  container: string | null;
+  code?: string;
+  import?: true;
+  project?: string | null;
+  secret?: true;
+}
+
+/** The sites of a references answer in its order (each file: import sites, then the groups). */
+export function sitesOf(r: { files: ReferenceFile[] }): Reference[] {
+  return r.files.flatMap((f) => {
+    const common = {
+      relative_path: f.relative_path,
+      ...(f.project !== undefined ? { project: f.project } : {}),
+      ...(f.secret ? { secret: true as const } : {}),
+    };
+    return [
+      ...(f.imports ?? []).map((line) => ({ ...common, line, container: null, import: true as const })),
+      ...(f.groups ?? []).flatMap((g) => g.sites.map((s) => ({ ...common, ...s, container: g.container }))),
+    ];
+  });
 }
 
 export interface Diagnostic {
   severity: string;
   line: number;
   column: number;
-  end_line: number;
-  end_column: number;
   message: string;
   code?: string | number;
   source?: string;

@@ -14,10 +14,11 @@ import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/typ
 import { log } from "../../src/log.js";
 import { createServer } from "../../src/server.js";
 import { allTools } from "../../src/tools/index.js";
+import { writesFiles } from "../../src/tools/tool.js";
 import { Workspace } from "../../src/workspace.js";
 import { makeTempProject, type TempProject } from "../helpers/fixtures.js";
 
-const writingTools = allTools.filter((t) => !t.annotations.readOnlyHint).map((t) => t.name);
+const writingTools = allTools.filter(writesFiles).map((t) => t.name);
 
 interface Result {
   isError: boolean;
@@ -50,7 +51,8 @@ describe("memory tools and read-only projects (in-process)", () => {
     await writeFile(join(tmp.base, "ro", ".scalpel", "project.yml"), "name: frozen\nread_only: true\n");
     await mkdir(join(tmp.base, "ro", ".scalpel", "memories"));
     await writeFile(join(tmp.base, "ro", ".scalpel", "memories", "overview.md"), "# Frozen\n");
-    workspace = new Workspace({ readOnly: false, cwd: tmp.base }, log);
+    // The folder the tests activate projects in, as `--projects-in` names it.
+    workspace = new Workspace({ readOnly: false, cwd: tmp.base, projectsIn: [tmp.base] }, log);
     const server = createServer({ workspace, log });
     const [a, b] = InMemoryTransport.createLinkedPair();
     client = new Client({ name: "memory-int", version: "0.0.0" });

@@ -14,13 +14,29 @@ test("adaptersFor adds declared servers and lets them replace built-ins by id", 
   const declared = yml(
     "language_servers:\n  python:\n    command: pyright-langserver\n    args: [--stdio]\n    extensions: [.py, .PYI]\n  rust:\n    command: my-ra\n    extensions: [.rs]\n",
   );
-  const list = adaptersFor(declared);
+  const list = adaptersFor(declared, { trusted: true });
   assert.deepEqual(
     list.map((a) => a.id),
     ["typescript", "dart", "python", "rust"],
   );
   assert.deepEqual(list.find((a) => a.id === "python")?.extensions, [".py", ".pyi"]);
   assert.match(list.find((a) => a.id === "rust")?.displayName ?? "", /from project\.yml/);
+});
+
+test("untrusted: declared servers never start and replace no built-in server", () => {
+  const declared = yml(
+    "language_servers:\n  python:\n    command: /bin/sh\n    args: [-c, 'touch marker']\n    extensions: [.py]\n  rust:\n    command: my-ra\n    extensions: [.rs]\n",
+  );
+  const list = adaptersFor(declared, { trusted: false });
+  assert.deepEqual(
+    list.map((a) => a.id),
+    ["typescript", "rust", "dart", "python"],
+  );
+  assert.doesNotMatch(list.find((a) => a.id === "rust")?.displayName ?? "", /from project\.yml/);
+  const python = list.find((a) => a.id === "python")!.spec("/tmp");
+  assert.ok(
+    "missing" in python && /not trusted/.test(python.missing) && /scalpel trust/.test(python.missing),
+  );
 });
 
 test("the launch spec resolves the command from node_modules/.bin, maps options and settings", async () => {

@@ -30,7 +30,11 @@ test("detectLanguages counts files per language, most first, skipping ignored di
     const declared = parseProjectConfig(
       "language_servers:\n  python:\n    command: x\n    extensions: [.py]\n",
     ).language_servers;
-    const found = await detectLanguages(root, new IgnoreRules(root, []), adaptersFor(declared));
+    const found = await detectLanguages(
+      root,
+      new IgnoreRules(root, []),
+      adaptersFor(declared, { trusted: true }),
+    );
     assert.deepEqual(found, [
       { language: "rust", files: 3 },
       { language: "dart", files: 1 },
@@ -46,7 +50,7 @@ test("the pool routes each path to its language's adapter and reports missing se
   const declared = parseProjectConfig(
     "language_servers:\n  python:\n    command: /nonexistent/ls\n    extensions: [.py]\n",
   ).language_servers;
-  const pool = new ServerPool("/tmp", adaptersFor(declared), log);
+  const pool = new ServerPool("/tmp", adaptersFor(declared, { trusted: true }), log);
   assert.equal(pool.adapterForPath("/tmp/src/a.ts")?.id, "typescript");
   assert.equal(pool.adapterForPath("/tmp/src/lib.RS")?.id, "rust");
   assert.equal(pool.adapterForPath("/tmp/x.dart")?.id, "dart");

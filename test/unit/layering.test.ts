@@ -1,5 +1,6 @@
-// Holds the layering of design.md: lsp/ never imports upward, and only server.ts touches the MCP
-// SDK (the wrapper stays SDK-free so the terminal path is identical).
+// Holds the layering of design.md: lsp/ never imports upward, and only the two transports
+// (server.ts for stdio, http.ts for Streamable HTTP) touch the MCP SDK (the wrapper stays SDK-free
+// so the terminal path is identical).
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
@@ -44,11 +45,11 @@ test("text/ (the one reader and line model) imports only errors.ts", () => {
   }
 });
 
-test("only server.ts imports the MCP SDK", () => {
+test("only the transports (server.ts, http.ts) import the MCP SDK", () => {
   const users = files(join(root, "src"))
     .filter((f) => imports(f).some((s) => s.startsWith("@modelcontextprotocol/sdk")))
     .map((f) => relative(root, f));
-  assert.deepEqual(users, ["src/server.ts"]);
+  assert.deepEqual(users.sort(), ["src/http.ts", "src/server.ts"]);
 });
 
 test("only lsp/ spawns processes", () => {

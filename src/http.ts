@@ -1,0 +1,192 @@
+/**
+ * `scalpel mcp --http PORT`: MCP over Streamable HTTP. Unlike stdio, anything that can reach the
+ * port can talk to it, so every request passes three gates before the SDK sees it:
+ * - `Host` must name the address we listen on (a DNS-rebinding page reaches 127.0.0.1 under its
+ *   own host name, which fails here);
+ * - `Origin`, when a browser sends one, must be that same address;
+ * - `Authorization: Bearer <token>`, compared in constant time.
+ * Each MCP session gets its own Workspace (own project, own language servers); closing a session,
+ * or leaving it idle past `idleMs`, stops its servers.
+ */
+import { randomUUID, timingSafeEqual } from "node:crypto";
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import type { Logger } from "./log.js";
+import { createServer } from "./server.js";
+import type { Workspace } from "./workspace.js";
+
+export interface HttpOptions {
+  port: number;
+  /** Address to bind; loopback unless the user says otherwise. */
+  host: string;
+  token: string;
+  /** A fresh workspace for each MCP session (activating the start-up project, if any). */
+  newWorkspace: () => Promise<Workspace>;
+  /** Sessions with no request for this long are closed and their servers stopped. */
+  idleMs: number;
+  log: Logger;
+}
+
+export interface HttpHandle {
+  readonly port: number;
+  readonly sessions: number;
+  close(): Promise<void>;
+}
+
+/** JSON-RPC bodies above this are refused with 413 before they are parsed. */
+export const maxHttpBodyBytes = 16 * 1024 * 1024;
+const tooLarge = `The request body is larger than ${maxHttpBodyBytes / 1024 / 1024} MiB; send smaller arguments.`;
+
+interface Session {
+  transport: StreamableHTTPServerTransport;
+  workspace: Workspace;
+  lastSeen: number;
+}
+
+const loopbackNames = ["127.0.0.1", "localhost", "[::1]"];
+
+function allowedHosts(host: string, port: number): Set<string> {
+  const bound = host.includes(":") ? `[${host}]` : host;
+  const names = bound === "127.0.0.1" || bound === "[::1]" || bound === "localhost" ? loopbackNames : [bound];
+  return new Set(names.map((n) => `${n}:${port}`));
+}
+
+function bearerMatches(header: string | undefined, token: string): boolean {
+  if (header === undefined || !header.startsWith("Bearer ")) return false;
+  const given = Buffer.from(header.slice("Bearer ".length).trim());
+  const wanted = Buffer.from(token);
+  return given.length === wanted.length && timingSafeEqual(given, wanted);
+}
+
+function refuse(
+  res: ServerResponse,
+  status: number,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
+  if (res.headersSent) return;
+  res.writeHead(status, { "Content-Type": "application/json", ...headers });
+  res.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }));
+}
+
+/** The request body as JSON, or why not; never reads more than `maxHttpBodyBytes`. */
+async function readJsonBody(
+  req: IncomingMessage,
+): Promise<{ body: unknown } | { status: number; message: string }> {
+  const declared = Number(req.headers["content-length"] ?? 0);
+  if (declared > maxHttpBodyBytes) return { status: 413, message: tooLarge };
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > maxHttpBodyBytes) return { status: 413, message: tooLarge };
+    chunks.push(chunk as Buffer);
+  }
+  try {
+    return { body: JSON.parse(Buffer.concat(chunks).toString("utf8")) };
+  } catch {
+    return { status: 400, message: "The request body is not valid JSON." };
+  }
+}
+
+export async function serveHttp(options: HttpOptions): Promise<HttpHandle> {
+  const { log } = options;
+  const sessions = new Map<string, Session>();
+  let hosts = new Set<string>();
+
+  const closeSession = async (id: string, why: string): Promise<void> => {
+    const session = sessions.get(id);
+    if (!session) return;
+    sessions.delete(id);
+    log.info(`HTTP session closed (${why}); stopping its language servers`);
+    await session.transport.close().catch(() => undefined);
+    await session.workspace.shutdown().catch((e: unknown) => log.warn("session shutdown failed", e));
+  };
+
+  const openSession = async (req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> => {
+    const workspace = await options.newWorkspace();
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: randomUUID,
+      onsessioninitialized: (id) => {
+        sessions.set(id, { transport, workspace, lastSeen: Date.now() });
+      },
+    });
+    transport.onclose = () => {
+      const id = transport.sessionId;
+      if (id !== undefined) void closeSession(id, "closed by the client");
+      else void workspace.shutdown();
+    };
+    await createServer({ workspace, log }).connect(transport);
+    await transport.handleRequest(req, res, body);
+    // An initialize that failed leaves no session behind, nor its servers.
+    if (transport.sessionId === undefined || !sessions.has(transport.sessionId)) await workspace.shutdown();
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    if (!hosts.has(req.headers.host ?? "")) return refuse(res, 403, "Host not allowed.");
+    const origin = req.headers.origin;
+    if (origin !== undefined && !hosts.has(origin.replace(/^https?:\/\//, ""))) {
+      return refuse(res, 403, "Origin not allowed.");
+    }
+    if (!bearerMatches(req.headers.authorization, options.token)) {
+      return refuse(res, 401, "A bearer token is required (Authorization: Bearer <token>).", {
+        "WWW-Authenticate": 'Bearer realm="scalpel"',
+      });
+    }
+    if (new URL(req.url ?? "/", "http://x").pathname !== "/mcp")
+      return refuse(res, 404, "The MCP endpoint is /mcp.");
+    const id = req.headers["mcp-session-id"];
+    const session = typeof id === "string" ? sessions.get(id) : undefined;
+    let body: unknown;
+    if (req.method === "POST") {
+      const read = await readJsonBody(req);
+      if ("status" in read) return refuse(res, read.status, read.message);
+      body = read.body;
+    }
+    if (session) {
+      session.lastSeen = Date.now();
+      await session.transport.handleRequest(req, res, body);
+      return;
+    }
+    if (id !== undefined) return refuse(res, 404, "Unknown or expired session; initialize a new one.");
+    if (req.method === "POST" && isInitializeRequest(body)) return openSession(req, res, body);
+    refuse(res, 400, "No session: the first request must be initialize.");
+  };
+
+  const server = createHttpServer((req, res) => {
+    handle(req, res).catch((e: unknown) => {
+      log.error("HTTP request failed", e);
+      refuse(res, 500, "Internal error.");
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, options.host, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  hosts = allowedHosts(options.host, port);
+
+  const sweep = setInterval(
+    () => {
+      const now = Date.now();
+      for (const [id, s] of sessions) if (now - s.lastSeen > options.idleMs) void closeSession(id, "idle");
+    },
+    Math.max(1000, Math.min(60_000, options.idleMs / 4)),
+  );
+  sweep.unref();
+
+  return {
+    port,
+    get sessions() {
+      return sessions.size;
+    },
+    async close() {
+      clearInterval(sweep);
+      await Promise.all([...sessions.keys()].map((id) => closeSession(id, "server stopping")));
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
