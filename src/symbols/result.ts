@@ -1,13 +1,16 @@
-/** SymbolNode → the contract's `Symbol` object (1-based lines, relative path, optional body). */
+/**
+ * SymbolNode → the contract's `Symbol` object (1-based lines, optional body). Nothing its parent
+ * says again: no `name` (the last segment of `name_path`), and `relative_path` only on a symbol
+ * listed by itself — never on children, nor in a file's overview, whose entry names the file.
+ */
 import { z } from "zod";
 import { allLines } from "../text/lines.js";
 import type { SymbolNode } from "./tree.js";
 
 export interface SymbolResult {
-  name: string;
   name_path: string;
   kind: string;
-  relative_path: string;
+  relative_path?: string | undefined;
   start_line: number;
   end_line: number;
   body?: string | undefined;
@@ -17,10 +20,12 @@ export interface SymbolResult {
 
 export const symbolSchema: z.ZodType<SymbolResult> = z.lazy(() =>
   z.object({
-    name: z.string(),
     name_path: z.string(),
     kind: z.string(),
-    relative_path: z.string(),
+    relative_path: z
+      .string()
+      .optional()
+      .describe("on a symbol listed by itself; not on children, nor in a file's overview"),
     start_line: z.number().int(),
     end_line: z.number().int(),
     body: z.string().optional(),
@@ -63,12 +68,16 @@ export function declarationStart(node: SymbolNode): SymbolNode["range"]["start"]
   return node.declaration?.head ?? node.range.start;
 }
 
-export function toSymbolResult(node: SymbolNode, relativePath: string, opts: ToResultOptions): SymbolResult {
+/** `relativePath`: the symbol's file, for a symbol listed by itself; undefined where a parent names it. */
+export function toSymbolResult(
+  node: SymbolNode,
+  relativePath: string | undefined,
+  opts: ToResultOptions,
+): SymbolResult {
   const r: SymbolResult = {
-    name: node.name,
     name_path: node.namePath,
     kind: node.kind,
-    relative_path: relativePath,
+    ...(relativePath !== undefined ? { relative_path: relativePath } : {}),
     start_line: node.range.start.line + 1,
     end_line: node.range.end.line + 1,
   };
@@ -79,7 +88,7 @@ export function toSymbolResult(node: SymbolNode, relativePath: string, opts: ToR
     if (kids.length > 0) {
       const childOpts: ToResultOptions = { depth: opts.depth - 1 };
       if (opts.keep) childOpts.keep = opts.keep;
-      r.children = kids.map((c) => toSymbolResult(c, relativePath, childOpts));
+      r.children = kids.map((c) => toSymbolResult(c, undefined, childOpts));
     }
   }
   return r;

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { dryRun } from "./common.js";
-import { commitPlan, editOutput, renderEditResult } from "./edit-result.js";
+import { commitPlan, editBudget, editOutput, renderEditResult } from "./edit-result.js";
 import { defineTool, writes } from "./tool.js";
 
 export const createTextFileTool = defineTool({
@@ -16,6 +16,7 @@ export const createTextFileTool = defineTool({
       .default(false)
       .describe("Replace the file if it exists (otherwise that is an error)"),
     dry_run: dryRun,
+    max_answer_chars: editBudget,
   },
   ...editOutput,
   annotations: writes,

@@ -1,4 +1,7 @@
-/** The contract's Diagnostic: LSP diagnostics with 1-based positions and their containing symbol. */
+/**
+ * The contract's Diagnostic: LSP diagnostics with 1-based start positions and their containing
+ * symbol. No end position: an agent reads and fixes the line (tsc gives none anyway).
+ */
 import type { Diagnostic as LspDiagnostic } from "vscode-languageserver-protocol";
 import { z } from "zod";
 import { containingSymbol, type SymbolNode } from "../symbols/tree.js";
@@ -9,11 +12,12 @@ export const diagnosticSchema = z.object({
   severity: z.enum(severities),
   line: z.number().int().describe("1-based"),
   column: z.number().int().describe("1-based, UTF-16 code units"),
-  end_line: z.number().int(),
-  end_column: z.number().int(),
   message: z.string(),
   code: z.string().optional(),
-  source: z.string().optional(),
+  source: z
+    .string()
+    .optional()
+    .describe("which check reported it (rustc: cargo check; rust-analyzer: the server's own analysis)"),
   symbol: z.string().optional().describe("name path of the innermost symbol containing it"),
   relative_path: z.string().optional().describe("set where diagnostics of several files are listed together"),
 });
@@ -24,8 +28,6 @@ export function toDiagnostic(d: LspDiagnostic, roots: readonly SymbolNode[] | nu
     severity: severities[(d.severity ?? 1) - 1] ?? "error",
     line: d.range.start.line + 1,
     column: d.range.start.character + 1,
-    end_line: d.range.end.line + 1,
-    end_column: d.range.end.character + 1,
     message: typeof d.message === "string" ? d.message : d.message.value,
   };
   if (d.code !== undefined) out.code = String(d.code);

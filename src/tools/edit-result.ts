@@ -9,7 +9,7 @@ import { cutPatches, parsePatches } from "../edits/diff.js";
 import { journalFiles } from "../edits/journal.js";
 import type { EditPlan } from "../edits/plan.js";
 import { AppError } from "../errors.js";
-import { plural } from "./common.js";
+import { maxAnswerChars, plural } from "./common.js";
 import { type Diagnostic, diagnosticSchema } from "./diagnostic.js";
 import { type ChangedSymbol, deltaAfter, snapshotBefore } from "./diagnostics-delta.js";
 import { type Answer, nextCall } from "./envelope.js";
@@ -168,26 +168,66 @@ export function fitDryRun(
   tool: string,
   args: Record<string, unknown>,
 ): EditResult {
-  const size = (x: unknown) => JSON.stringify(x).length;
+  // Both forms a client may show: the JSON and the text with the wrapper's truncation lines.
+  const size = (x: EditResult) =>
+    Math.max(
+      JSON.stringify(x).length,
+      renderEditResult(x).length + (x.truncated ? `\n(truncated) ${x.hint}\nnext: ${x.next}`.length : 0),
+    );
   if (!r.diff || size(r) <= max) return r;
   const need = Math.ceil((size(r) + 1000) / 1000) * 1000;
   const next = nextCall(tool, args, { max_answer_chars: need });
   const more = `Read the changed lines with read_file, or see the whole diff with the call in next (max_answer_chars=${need}).`;
-  const bare = { ...cutDiff(r, r.diff, 0, more, true), truncated: true, next };
+  // `next` repeats the caller's arguments; when they alone are over the budget (a long body or file
+  // content), the hint names the budget to call again with instead.
+  const again = `Read the changed lines with read_file, or call ${tool} again with the same arguments and max_answer_chars=${need} to see the whole diff.`;
+  const diff = r.diff;
+  const withNext = (budget: number): EditResult => ({
+    ...cutDiff(r, diff, budget, more, true),
+    truncated: true,
+    next,
+  });
+  // Without a next call there is no page to count either (shown, total).
+  const without = (budget: number): EditResult => ({
+    ...cutDiff(r, diff, budget, again, false),
+    truncated: true,
+  });
+  const form = size(withNext(0)) <= max ? withNext : without;
+  const bare = form(0);
   // The hint's counts grow by a few digits once diffs are shown.
   const budget = max - size(bare) - 20;
-  if (budget <= 0) return bare;
-  return { ...cutDiff(r, r.diff, budget, more, true), truncated: true, next };
+  return budget <= 0 ? bare : form(budget);
 }
 
 export const editNarrowHint = readTheRest;
+
+/**
+ * Every writing tool's budget parameter. A dry run can be asked again with more room, so over the
+ * budget it gets `next`; an applied edit cannot be repeated, so its answer says where to read.
+ */
+export const editBudget = maxAnswerChars.describe(
+  "Upper bound on the answer's size in characters. Over it, a dry run lists every file with its edited lines, shows the diff of as many whole files as fit, and gives in next the call that shows all of it; an applied edit's diff is cut at whole files and files[].lines says where the rest changed.",
+);
+
+/** A writing tool's answer fitted by the tool itself before the wrapper's steps: dry runs only. */
+export function fitEdit(
+  r: EditResult,
+  max: number,
+  call: { tool: string; args: Record<string, unknown> },
+): EditResult {
+  if (r.applied) return r;
+  const { max_answer_chars: _max, ...args } = call.args;
+  return fitDryRun(r, max, call.tool, { ...args, dry_run: true });
+}
 
 /** What every writing tool declares about its answer: its fields and how to fit it in the budget. */
 export const editOutput = {
   output: editResultShape,
   shrink: editResultShrink,
   narrowHint: editNarrowHint,
-  keepWhole: ["files"],
+  // `next` repeats the caller's arguments (a body, a file's content): cut, it would not work.
+  keepWhole: ["files", "next"],
+  fit: fitEdit,
 };
 
 export interface CommitOptions {

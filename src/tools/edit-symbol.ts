@@ -9,7 +9,7 @@ import type { EditPlan } from "../edits/plan.js";
 import type { SymbolNode } from "../symbols/tree.js";
 import { dryRun } from "./common.js";
 import type { ChangedSymbol } from "./diagnostics-delta.js";
-import { commitPlan, editOutput, renderEditResult } from "./edit-result.js";
+import { commitPlan, editBudget, editOutput, renderEditResult } from "./edit-result.js";
 import { resolveSymbol } from "./symbol-access.js";
 import { type SymbolSite, siteOf } from "./symbol-edits.js";
 import { defineTool, writes } from "./tool.js";
@@ -34,6 +34,7 @@ export function symbolEditTool(spec: SymbolEditToolSpec) {
       relative_path: z.string().describe("The file that defines the symbol"),
       body: z.string().describe(spec.bodyDescription),
       dry_run: dryRun,
+      max_answer_chars: editBudget,
     },
     ...editOutput,
     annotations: writes,

@@ -42,8 +42,53 @@ export interface Paging {
   items: string;
   /** What one item is called in the hint, singular ("match", "reference"). */
   noun: string;
-  /** The most items the tool lists in one call, whatever the budget (the hint says why it stopped). */
-  limit?: number;
+  /**
+   * The most items the tool lists in one call, whatever the budget (the hint says why it stopped):
+   * a number, or the parameter that sets it with its default (find_symbol's max_matches).
+   */
+  limit?: number | { param: string; default: number };
+  /**
+   * When one entry of the list holds several items (references grouped by file): how many items a
+   * list holds, and the list cut to its first `n` items. Absent: each entry is one item.
+   */
+  units?: { count(list: unknown[]): number; take(list: unknown[], n: number): unknown[] };
+  /** How to narrow the query, where it differs from the tool's `narrowHint`. */
+  narrowHint?: string;
+}
+
+/** Why a page stopped at the tool's own limit, naming the limit the call really had. */
+export function limitReason(paging: Paging, args: Record<string, unknown>): string {
+  const limit = paging.limit;
+  if (typeof limit !== "object") return `this tool lists at most ${limit} per call`;
+  const n = typeof args[limit.param] === "number" ? (args[limit.param] as number) : limit.default;
+  return `${limit.param}=${n} lists at most ${n} per call`;
+}
+
+/**
+ * A paging that holds for one answer only, set by its tool when the answer's items are not the
+ * tool's usual ones (get_symbols_overview of a single file pages its top-level symbols, not files).
+ * Kept beside the answer, not in it: the SDK checks every key of structuredContent.
+ */
+const answerPagings = new WeakMap<object, Paging>();
+
+export function withPaging<T extends object>(answer: T, paging: Paging): T {
+  answerPagings.set(answer, paging);
+  return answer;
+}
+
+/** The paging that holds for this answer (as the tool returned it): its own (`withPaging`), else the tool's. */
+export function pagingOf(defPaging: Paging | undefined, answer: object): Paging | undefined {
+  return answerPagings.get(answer) ?? defPaging;
+}
+
+/** How many paged items `list` holds. */
+export function pagedCount(paging: Paging, list: unknown[]): number {
+  return paging.units ? paging.units.count(list) : list.length;
+}
+
+/** The first `n` paged items of `list`. */
+export function pagedTake(paging: Paging, list: unknown[], n: number): unknown[] {
+  return paging.units ? paging.units.take(list, n) : list.slice(0, n);
 }
 
 /** The `next` call: the tool with the caller's own arguments and the given changes. */

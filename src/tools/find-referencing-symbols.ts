@@ -18,39 +18,72 @@ import { resolveSymbol } from "./symbol-access.js";
 import { excludeTests, isTestFile } from "./test-files.js";
 import { defineTool, readOnly } from "./tool.js";
 
-const referenceSchema = z.object({
-  relative_path: z.string(),
-  line: z.number().int(),
-  column: z.number().int(),
-  containing_symbol: z
-    .object({
-      name_path: z.string(),
-      kind: z.string(),
-      start_line: z.number().int(),
-      end_line: z.number().int(),
-    })
-    .nullable(),
-  snippet: z
+/**
+ * One site as collectReferences finds it (the internal, flat form: safe_delete_symbol and the kind
+ * filters read it). The answer groups these by file and container (`groupReferences`), so no site
+ * repeats its file, its container or the container's span.
+ */
+export interface Reference {
+  relative_path: string;
+  line: number;
+  column: number;
+  /** Its kind is what include_kinds / exclude_kinds filter on. */
+  containing_symbol: { name_path: string; kind: string } | null;
+  /** The site's own line, trimmed (context_lines 0); with context_lines > 0 the numbered lines around it. */
+  snippet?: string;
+  /** The site is in an import/export-from statement: counted per file, not quoted. */
+  import?: true;
+  /** The project this site was found in, when not the symbol's own (null: in no project). */
+  project?: string | null;
+  /** The site is in a secret file: only its place is known. */
+  secret?: true;
+}
+
+const siteSchema = z.object({
+  line: z.number().int().describe("1-based"),
+  column: z
+    .number()
+    .int()
+    .optional()
+    .describe("1-based; only on a line that holds more than one site, to tell them apart"),
+  code: z
     .string()
     .optional()
     .describe(
-      "the site's own line, trimmed (context_lines 0); with context_lines > 0 the numbered lines around it",
+      "the site's own line, trimmed (context_lines 0); with context_lines > 0 the numbered lines around it; absent in a secret file",
     ),
-  import: z
-    .literal(true)
-    .optional()
-    .describe("the site is in an import/export-from statement: counted per file, not quoted"),
+});
+
+const referenceFileSchema = z.object({
+  relative_path: z.string(),
   project: z
     .string()
     .nullable()
     .optional()
-    .describe("the project this site was found in, when not the symbol's own (null: in no project)"),
+    .describe("the project this file's sites were found in, when not the symbol's own (null: in no project)"),
   secret: z
     .literal(true)
     .optional()
-    .describe("the site is in a secret file: only its place is shown (no snippet, no containing symbol)"),
+    .describe("a secret file: only the sites' lines are shown (no code, no containing symbol)"),
+  imports: z
+    .array(z.number().int())
+    .optional()
+    .describe("lines of the file's sites in import / export-from statements: counted, not quoted"),
+  groups: z
+    .array(
+      z.object({
+        container: z
+          .string()
+          .nullable()
+          .describe("name path of the innermost symbol holding these sites; null: top-level code"),
+        sites: z.array(siteSchema),
+      }),
+    )
+    .optional()
+    .describe("the other sites in line order, a group per run of sites in the same containing symbol"),
 });
-export type Reference = z.infer<typeof referenceSchema>;
+export type ReferenceFile = z.infer<typeof referenceFileSchema>;
+type Site = z.infer<typeof siteSchema>;
 
 export interface ReferenceQuery {
   project: Project;
@@ -65,7 +98,7 @@ export interface ReferenceQuery {
 }
 
 export interface ReferenceAnswer {
-  /** In path/line order. */
+  /** In path order; in each file the import sites first, then the others by line and column. */
   references: Reference[];
   /** The defining file's project; absent when the adapter cannot tell. */
   project?: ProjectAnswer;
@@ -173,14 +206,7 @@ export async function collectReferences(q: ReferenceQuery): Promise<ReferenceAns
       relative_path: path.rel,
       line: loc.range.start.line + 1,
       column: loc.range.start.character + 1,
-      containing_symbol: container
-        ? {
-            name_path: container.namePath,
-            kind: container.kind,
-            start_line: container.range.start.line + 1,
-            end_line: container.range.end.line + 1,
-          }
-        : null,
+      containing_symbol: container ? { name_path: container.namePath, kind: container.kind } : null,
       snippet:
         q.contextLines > 0
           ? snippet(view.lines, loc.range.start.line, q.contextLines)
@@ -188,8 +214,14 @@ export async function collectReferences(q: ReferenceQuery): Promise<ReferenceAns
       ...(project !== undefined ? { project } : {}),
     });
   }
+  // Import sites first in each file: the answer lists them as one `imports` list per file, and a
+  // page (offset) is a prefix of this order.
   const references = refs.sort(
-    (a, b) => a.relative_path.localeCompare(b.relative_path) || a.line - b.line || a.column - b.column,
+    (a, b) =>
+      a.relative_path.localeCompare(b.relative_path) ||
+      Number(b.import === true) - Number(a.import === true) ||
+      a.line - b.line ||
+      a.column - b.column,
   );
   return {
     references,
@@ -251,6 +283,85 @@ function withoutTests(project: Project, refs: Reference[], exclude: boolean): Re
   return exclude ? refs.filter((r) => !isTestFile(project, r.relative_path)) : refs;
 }
 
+/**
+ * The answer's form of the sites (in `collectReferences` order): one entry per file with its import
+ * sites' lines, then a group per run of sites in one containing symbol, each site its line and code.
+ * Nothing is repeated from a parent: the file, the container and its kind and span are said once.
+ */
+export function groupReferences(refs: readonly Reference[]): ReferenceFile[] {
+  const files: ReferenceFile[] = [];
+  let i = 0;
+  while (i < refs.length) {
+    const first = refs[i]!;
+    let j = i;
+    while (j < refs.length && refs[j]!.relative_path === first.relative_path) j++;
+    const here = refs.slice(i, j);
+    const perLine = new Map<number, number>();
+    for (const r of here) if (!r.import) perLine.set(r.line, (perLine.get(r.line) ?? 0) + 1);
+    const imports = here.filter((r) => r.import).map((r) => r.line);
+    const groups: NonNullable<ReferenceFile["groups"]> = [];
+    for (const r of here) {
+      if (r.import) continue;
+      const container = r.containing_symbol?.name_path ?? null;
+      const site: Site = {
+        line: r.line,
+        ...((perLine.get(r.line) ?? 0) > 1 ? { column: r.column } : {}),
+        ...(r.snippet !== undefined ? { code: r.snippet } : {}),
+      };
+      const last = groups.at(-1);
+      if (last && last.container === container) last.sites.push(site);
+      else groups.push({ container, sites: [site] });
+    }
+    files.push({
+      relative_path: first.relative_path,
+      ...(first.project !== undefined ? { project: first.project } : {}),
+      ...(first.secret ? { secret: true as const } : {}),
+      ...(imports.length > 0 ? { imports } : {}),
+      ...(groups.length > 0 ? { groups } : {}),
+    });
+    i = j;
+  }
+  return files;
+}
+
+const sitesIn = (f: ReferenceFile) =>
+  (f.imports?.length ?? 0) + (f.groups ?? []).reduce((n, g) => n + g.sites.length, 0);
+
+/** Paging counts sites, not files: a page may end inside a file (its imports first, then its groups). */
+export const referenceUnits = {
+  count: (files: unknown[]) => (files as ReferenceFile[]).reduce((n, f) => n + sitesIn(f), 0),
+  take(files: unknown[], n: number): unknown[] {
+    const out: ReferenceFile[] = [];
+    let left = n;
+    for (const f of files as ReferenceFile[]) {
+      if (left <= 0) break;
+      const here = sitesIn(f);
+      if (here <= left) {
+        out.push(f);
+        left -= here;
+        continue;
+      }
+      const imports = (f.imports ?? []).slice(0, left);
+      left -= imports.length;
+      const groups: NonNullable<ReferenceFile["groups"]> = [];
+      for (const g of f.groups ?? []) {
+        if (left <= 0) break;
+        const sites = g.sites.slice(0, left);
+        left -= sites.length;
+        groups.push({ ...g, sites });
+      }
+      const { imports: _i, groups: _g, ...rest } = f;
+      out.push({
+        ...rest,
+        ...(imports.length > 0 ? { imports } : {}),
+        ...(groups.length > 0 ? { groups } : {}),
+      });
+      left = 0;
+    }
+    return out;
+  },
+};
+
 export const findReferencingSymbolsTool = defineTool({
   name: "find_referencing_symbols",
   title: "Find references",
@@ -277,18 +388,37 @@ export const findReferencingSymbolsTool = defineTool({
     exclude_tests: excludeTests,
     max_answer_chars: maxAnswerChars,
   },
-  output: { symbol: symbolSchema, references: z.array(referenceSchema), ...projectFields, ...completeness },
+  output: {
+    symbol: symbolSchema,
+    files: z
+      .array(referenceFileSchema)
+      .describe(
+        "the sites from offset on, by file; the envelope's total counts every site (imports included)",
+      ),
+    ...projectFields,
+    ...completeness,
+  },
   annotations: readOnly,
   // Context goes first (each snippet becomes its site's own line); then the wrapper lists whole
   // references up to the budget and names the next page, so every listed site keeps its code.
   // The hint never asks to lower context_lines: by then there is no context.
   narrowHint: "Or filter with include_kinds / exclude_kinds.",
-  paging: { items: "references", noun: "reference" },
+  paging: { items: "files", noun: "reference", units: referenceUnits },
   shrink: [
     (r) => ({
       ...r,
-      references: r.references.map((ref) =>
-        ref.snippet === undefined ? ref : { ...ref, snippet: ownLine(ref.snippet, ref.line, ref.column) },
+      files: r.files.map((f) =>
+        f.groups === undefined
+          ? f
+          : {
+              ...f,
+              groups: f.groups.map((g) => ({
+                ...g,
+                sites: g.sites.map((s) =>
+                  s.code === undefined ? s : { ...s, code: ownLine(s.code, s.line, s.column ?? 1) },
+                ),
+              })),
+            },
       ),
     }),
   ],
@@ -314,7 +444,7 @@ export const findReferencingSymbolsTool = defineTool({
     });
     return {
       symbol: toSymbolResult(node, file.path.rel, { depth: 0 }),
-      references: references.slice(args.offset),
+      files: groupReferences(references.slice(args.offset)),
       total: references.length,
       ...projectOutput(answer.project),
       ...(answer.incompleteReason
@@ -324,42 +454,34 @@ export const findReferencingSymbolsTool = defineTool({
   },
   render(r) {
     const from = r.project === undefined ? "" : ` [project: ${r.project ?? "none"}]`;
-    const head = `${plural(r.total ?? r.references.length, "reference")} to ${r.symbol.name_path} (${r.symbol.relative_path}:${r.symbol.start_line})${from}${r.complete ? "" : ` — incomplete: ${r.incomplete_reason}`}${r.project_note ? `\n(${r.project_note})` : ""}`;
-    return [head, ...renderGrouped(r.references)].join("\n");
+    const head = `${plural(r.total ?? referenceUnits.count(r.files), "reference")} to ${r.symbol.name_path} (${r.symbol.relative_path}:${r.symbol.start_line})${from}${r.complete ? "" : ` — incomplete: ${r.incomplete_reason}`}${r.project_note ? `\n(${r.project_note})` : ""}`;
+    return [head, ...renderGrouped(r.files)].join("\n");
   },
 });
 
 /**
  * The compact text: one header per file (with its count of import sites), then one line per site,
- * `  LINE  Container/name  code`; the container is left out while it repeats the line above's.
+ * `  LINE  Container/name  code`; the container is named on the first site of each group.
  */
-export function renderGrouped(references: readonly Reference[]): string[] {
+export function renderGrouped(files: readonly ReferenceFile[]): string[] {
   const out: string[] = [];
-  let i = 0;
-  while (i < references.length) {
-    const file = references[i]!.relative_path;
-    let j = i;
-    while (j < references.length && references[j]!.relative_path === file) j++;
-    const sites = references.slice(i, j);
-    const imports = sites.filter((s) => s.import).length;
-    const other = sites[0]!.project === undefined ? "" : ` [project: ${sites[0]!.project ?? "none"}]`;
-    out.push(`${file}${other}${imports > 0 ? `  (imports: ${imports})` : ""}`);
-    let container: string | undefined;
-    for (const s of sites) {
-      if (s.import) continue;
-      if (s.secret) {
-        out.push(`  ${s.line}  (secret file: content not shown)`);
-        continue;
-      }
-      const name = s.containing_symbol?.name_path ?? "(top level)";
-      const shown = name === container ? "" : `  ${name}`;
-      container = name;
-      if (s.snippet === undefined) out.push(`  ${s.line}${shown}`);
-      else if (!s.snippet.includes("\n") && !/^\s*\d+: /.test(s.snippet))
-        out.push(`  ${s.line}${shown}  ${s.snippet}`);
-      else out.push(`  ${s.line}${shown}`, ...s.snippet.split("\n").map((l) => `    ${l}`));
+  for (const f of files) {
+    const other = f.project === undefined ? "" : ` [project: ${f.project ?? "none"}]`;
+    const imports = f.imports?.length ?? 0;
+    out.push(`${f.relative_path}${other}${imports > 0 ? `  (imports: ${imports})` : ""}`);
+    for (const g of f.groups ?? []) {
+      g.sites.forEach((s, k) => {
+        if (f.secret) {
+          out.push(`  ${s.line}  (secret file: content not shown)`);
+          return;
+        }
+        const shown = k === 0 ? `  ${g.container ?? "(top level)"}` : "";
+        if (s.code === undefined) out.push(`  ${s.line}${shown}`);
+        else if (!s.code.includes("\n") && !/^\s*\d+: /.test(s.code))
+          out.push(`  ${s.line}${shown}  ${s.code}`);
+        else out.push(`  ${s.line}${shown}`, ...s.code.split("\n").map((l) => `    ${l}`));
+      });
     }
-    i = j;
   }
   return out;
 }

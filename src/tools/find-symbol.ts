@@ -10,6 +10,9 @@ import { fileSymbols, matchSymbols } from "./symbol-access.js";
 import { excludeTests, isTestFile } from "./test-files.js";
 import { defineTool, readOnly } from "./tool.js";
 
+/** Symbols listed per call unless max_matches says otherwise. */
+const defaultMaxMatches = 100;
+
 export const findSymbolTool = defineTool({
   name: "find_symbol",
   title: "Find symbol",
@@ -34,7 +37,7 @@ export const findSymbolTool = defineTool({
       .number()
       .int()
       .min(1)
-      .default(100)
+      .default(defaultMaxMatches)
       .describe("list at most this many symbols per call; the envelope's total counts all matches"),
     offset: offsetParam("matches"),
     exclude_tests: excludeTests,
@@ -47,9 +50,8 @@ export const findSymbolTool = defineTool({
     ...completeness,
   },
   annotations: readOnly,
-  // The tool applies max_matches itself; `limit` is only the wrapper's wording for the default
-  // (the wrapper cannot yet name a per-call argument such as max_matches in its hint).
-  paging: { items: "symbols", noun: "symbol", limit: 100 },
+  // The tool applies max_matches itself; the wrapper's hint names the value this call had.
+  paging: { items: "symbols", noun: "symbol", limit: { param: "max_matches", default: defaultMaxMatches } },
   narrowHint: "Give a longer name path, a relative_path, include_kinds, or set include_body false.",
   shrink: [
     (r) => ({ ...r, symbols: r.symbols.map(({ body: _b, ...s }) => s) }),
@@ -108,12 +110,14 @@ export const findSymbolTool = defineTool({
   },
 });
 
-export function renderSymbol(s: SymbolResult, indent: string, withPath = true): string {
-  const where = withPath
-    ? `${s.relative_path}:${s.start_line}-${s.end_line}`
-    : `lines ${s.start_line}-${s.end_line}`;
+/** A symbol and its children, one line each; the path where the symbol carries one (not on children). */
+export function renderSymbol(s: SymbolResult, indent: string): string {
+  const where =
+    s.relative_path !== undefined
+      ? `${s.relative_path}:${s.start_line}-${s.end_line}`
+      : `lines ${s.start_line}-${s.end_line}`;
   const lines = [`${indent}${s.name_path} [${s.kind}] ${where}`];
   if (s.body !== undefined) lines.push(s.body.replace(/^/gm, `${indent}  | `));
-  for (const c of s.children ?? []) lines.push(renderSymbol(c, `${indent}  `, withPath));
+  for (const c of s.children ?? []) lines.push(renderSymbol(c, `${indent}  `));
   return lines.join("\n");
 }

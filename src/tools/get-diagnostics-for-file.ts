@@ -45,9 +45,9 @@ export const getDiagnosticsForFileTool = defineTool({
     const result = await file.session.diagnostics(path.abs);
     const limit = severities.indexOf(args.min_severity as Severity);
     const diagnostics = result.diagnostics
+      .filter((d) => args.start_line === undefined || d.range.end.line + 1 >= args.start_line)
       .map((d) => toDiagnostic(d, file.roots))
       .filter((d) => severities.indexOf(d.severity as Severity) <= limit)
-      .filter((d) => args.start_line === undefined || d.end_line >= args.start_line)
       .filter((d) => args.end_line === undefined || d.line <= args.end_line)
       .sort((a, b) => a.line - b.line || a.column - b.column);
     // Which tsconfig / Cargo package checked the file: a file in none is checked with defaults.

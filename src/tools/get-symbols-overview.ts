@@ -4,6 +4,7 @@ import { isAppError } from "../errors.js";
 import { type SymbolResult, symbolSchema, toSymbolResult } from "../symbols/result.js";
 import { codeFilesUnder } from "./code-files.js";
 import { completeness, maxAnswerChars, offsetParam } from "./common.js";
+import { type Paging, withPaging } from "./envelope.js";
 import { renderSymbol } from "./find-symbol.js";
 import { fileSymbols } from "./symbol-access.js";
 import { excludeTests, isTestFile } from "./test-files.js";
@@ -39,6 +40,32 @@ export function outlineLine(s: Pick<SymbolResult, "name_path" | "kind" | "start_
   return `${s.name_path} [${s.kind}] ${s.start_line}-${s.end_line}`;
 }
 
+const topLevelCount = (f: FileOverview) =>
+  f.outline === undefined ? f.symbols.length : f.outline === "" ? 0 : f.outline.split("\n").length;
+
+/**
+ * A single file's overview pages its top-level symbols (whole, with their members), not files: a
+ * file whose outline alone is over the budget is walked with `offset` like a directory is.
+ */
+const topLevelPaging: Paging = {
+  items: "files",
+  noun: "top-level symbol",
+  narrowHint: "To see one symbol with its members, call find_symbol with its name path and depth 1.",
+  units: {
+    count: (files) => (files as FileOverview[]).reduce((n, f) => n + topLevelCount(f), 0),
+    take(files, n) {
+      let left = n;
+      return (files as FileOverview[]).map((f) => {
+        const here = Math.min(left, topLevelCount(f));
+        left -= here;
+        return f.outline === undefined
+          ? { ...f, symbols: f.symbols.slice(0, here) }
+          : { ...f, outline: f.outline.split("\n").slice(0, here).join("\n") };
+      });
+    },
+  },
+};
+
 export const getSymbolsOverviewTool = defineTool({
   name: "get_symbols_overview",
   title: "Symbols overview",
@@ -53,7 +80,7 @@ export const getSymbolsOverviewTool = defineTool({
       .default(0)
       .describe("Levels of children to include (1 shows class members)"),
     exclude_tests: excludeTests,
-    offset: offsetParam("files of a directory's overview"),
+    offset: offsetParam("files of a directory's overview (of a single file: its top-level symbols)"),
     max_answer_chars: maxAnswerChars,
   },
   output: {
@@ -100,6 +127,14 @@ export const getSymbolsOverviewTool = defineTool({
     const isFile = (await stat(start.abs)).isFile();
     const found = isFile ? [start] : await codeFilesUnder(project, start.rel, ctx.signal);
     const all = args.exclude_tests ? found.filter((f) => !isTestFile(project, f.rel)) : found;
+    if (isFile && all.length === 1) {
+      const fs = await fileSymbols(project, start, ctx.signal);
+      const symbols = fs.roots
+        .slice(args.offset)
+        .map((n) => toSymbolResult(n, undefined, { depth: args.depth }));
+      const one = { files: [{ relative_path: start.rel, symbols }], complete: true, total: fs.roots.length };
+      return withPaging(one, topLevelPaging);
+    }
     // Whole files are the pages: only those from offset are read (the wrapper cuts the rest to fit).
     const files = all.slice(args.offset);
     const out: FileOverview[] = [];
@@ -110,7 +145,7 @@ export const getSymbolsOverviewTool = defineTool({
         const fs = await fileSymbols(project, file, ctx.signal);
         out.push({
           relative_path: file.rel,
-          symbols: fs.roots.map((n) => toSymbolResult(n, file.rel, { depth: args.depth })),
+          symbols: fs.roots.map((n) => toSymbolResult(n, undefined, { depth: args.depth })),
         });
       } catch (error) {
         if (isFile || !isAppError(error) || error.code !== "language_server_unavailable") throw error;
@@ -133,7 +168,7 @@ export const getSymbolsOverviewTool = defineTool({
     if (!r.complete) parts.push(`(incomplete: ${r.incomplete_reason})`);
     for (const f of r.files) {
       parts.push(`${f.relative_path}:`);
-      for (const s of f.symbols) parts.push(renderSymbol(s, "  ", false));
+      for (const s of f.symbols) parts.push(renderSymbol(s, "  "));
       if (f.outline) parts.push(f.outline.replace(/^/gm, "  "));
     }
     return parts.join("\n") || "no symbols";

@@ -11,8 +11,8 @@ import {
   referenceScope,
   type ScopeQuery,
 } from "../project/reference-scope.js";
-import { dryRun, maxAnswerChars } from "./common.js";
-import { commitPlan, editOutput, fitDryRun, renderEditResult } from "./edit-result.js";
+import { dryRun } from "./common.js";
+import { commitPlan, editBudget, editOutput, renderEditResult } from "./edit-result.js";
 import { renameLeftovers } from "./rename-leftovers.js";
 import { resolveSymbol } from "./symbol-access.js";
 import { defineTool, writes } from "./tool.js";
@@ -60,9 +60,7 @@ export const renameSymbolTool = defineTool({
     relative_path: z.string().describe("The file that defines the symbol"),
     new_name: z.string().min(1).describe("The new identifier"),
     dry_run: dryRun,
-    max_answer_chars: maxAnswerChars.describe(
-      "Upper bound on the answer's size in characters. Over it, a dry run lists every file with its edited lines and shows the diff of as many whole files as fit, and says the call that shows all of it.",
-    ),
+    max_answer_chars: editBudget,
   },
   ...editOutput,
   annotations: writes,
@@ -104,18 +102,13 @@ export const renameSymbolTool = defineTool({
     }
     const plan = workspaceEditToPlan(edit, project.sandbox);
     await pinExpectedTexts(plan, node.name);
+    // A rename from a server that lost its worker may cover only some of the sites.
+    file.session.assertHealthy("renamed");
     const result = await commitPlan(ctx, plan, args.dry_run, { tool: "rename_symbol", wide: true });
     const unchecked = uncheckedRenames(scope);
     if (unchecked) result.note = `${result.note ? `${result.note} ` : ""}Not renamed there: ${unchecked}.`;
-    if (!result.applied) {
-      const { name_path, relative_path, new_name } = args;
-      return fitDryRun(result, args.max_answer_chars, "rename_symbol", {
-        name_path,
-        relative_path,
-        new_name,
-        dry_run: true,
-      });
-    }
+    // A dry run over the budget is fitted by editOutput's `fit`, with the call that shows all of it.
+    if (!result.applied) return result;
     const touched = plan.flatMap((op) => (op.kind === "rename" ? [op.to] : [op.path]));
     const { sites, total } = await renameLeftovers(project, touched, node.name, ctx.signal);
     if (total > 0) {

@@ -7,7 +7,16 @@ import { z } from "zod";
 import { AppError, isAppError } from "../errors.js";
 import type { Logger } from "../log.js";
 import type { Workspace } from "../workspace.js";
-import { defaultNarrowHint, type Envelope, nextCall } from "./envelope.js";
+import { withDeadline } from "./deadlines.js";
+import {
+  defaultNarrowHint,
+  type Envelope,
+  limitReason,
+  nextCall,
+  pagedCount,
+  pagedTake,
+  pagingOf,
+} from "./envelope.js";
 import type { ToolContext, ToolDef } from "./tool.js";
 
 export interface ToolResult {
@@ -34,10 +43,15 @@ export async function runTool(def: ToolDef, rawArgs: unknown, opts: RunOptions):
     if (!parsed.success)
       throw new AppError("invalid_argument", invalidArguments(def.name, describeZodError(parsed.error)));
     const args = parsed.data as Record<string, unknown>;
-    const ctx = makeContext(opts, log);
-    const result = (await def.run(args as never, ctx)) as Record<string, unknown>;
+    // Every call has a deadline (deadlines.ts): past it the call is cancelled and told so.
+    const result = (await withDeadline(def, opts.signal, (signal) =>
+      def.run(args as never, makeContext({ ...opts, signal }, log)),
+    )) as Record<string, unknown>;
     const max = typeof args.max_answer_chars === "number" ? args.max_answer_chars : defaultMaxAnswerChars;
-    const fitted = fitBudget(def, result, max, givenArgs(def, args));
+    const given = givenArgs(def, args);
+    // A tool that knows a better cut than the generic steps fits its answer first (edit dry runs).
+    const own = def.fit?.(result as never, max, { tool: def.name, args: given }) ?? result;
+    const fitted = fitBudget(def, own as Record<string, unknown>, max, given);
     return { content: [{ type: "text", text: renderAnswer(def, fitted) }], structuredContent: fitted };
   } catch (error) {
     return errorResult(def.name, error, opts.workspace, log);
@@ -118,12 +132,12 @@ export function fitBudget(
   max: number,
   args: Record<string, unknown> = {},
 ): Record<string, unknown> {
-  const paging = def.paging;
+  const paging = pagingOf(def.paging, result);
   const offset = typeof args.offset === "number" ? args.offset : 0;
   const total = typeof result.total === "number" ? result.total : undefined;
   const count = (r: Record<string, unknown>): number | undefined => {
     const items = paging ? r[paging.items] : undefined;
-    return Array.isArray(items) ? items.length : undefined;
+    return Array.isArray(items) && paging ? pagedCount(paging, items) : undefined;
   };
   const listed = count(result);
   const paged = paging !== undefined && total !== undefined && listed !== undefined;
@@ -132,16 +146,13 @@ export function fitBudget(
   if (shownSize(def, result) <= max && !partial) return result;
 
   let stepHint: string | undefined;
-  const narrow = () => stepHint ?? def.narrowHint ?? defaultNarrowHint;
+  const narrow = () => stepHint ?? paging?.narrowHint ?? def.narrowHint ?? defaultNarrowHint;
   const envelope = (r: Record<string, unknown>): Envelope => {
     const shown = count(r);
     if (!paging || !paged || shown === undefined) return { truncated: true, hint: narrow() };
     const noun = (n: number) => `${n} ${paging.noun}${n === 1 ? "" : paging.noun.endsWith("h") ? "es" : "s"}`;
     if (offset + shown < total) {
-      const why =
-        shown < listed
-          ? `to fit max_answer_chars=${max}`
-          : `this tool lists at most ${paging.limit} per call`;
+      const why = shown < listed ? `to fit max_answer_chars=${max}` : limitReason(paging, args);
       const range = shown === 0 ? "none" : `${offset + 1}–${offset + shown}`;
       return {
         truncated: true,
@@ -176,12 +187,15 @@ export function fitBudget(
   }
   if (paging && paged && !fits(current)) {
     const items = current[paging.items] as unknown[];
-    current = keepWholeItems(current, paging.items, fits);
+    current = keepWholeItems(current, paging.items, fits, count(current) ?? 0, (n) =>
+      pagedTake(paging, items, n),
+    );
     if (count(current) === 0 && items.length > 0) {
       // One item over the whole budget: list it with its long texts cut, so the next page moves on.
-      const one = { ...current, [paging.items]: [items[0]] };
-      const spare = max - (shownSize(def, withEnvelope(one)) - size(items[0]));
-      current = { ...current, [paging.items]: [cutToFit({ item: items[0] }, spare).item] };
+      const first = pagedTake(paging, items, 1)[0];
+      const one = { ...current, [paging.items]: [first] };
+      const spare = max - (shownSize(def, withEnvelope(one)) - size(first));
+      current = { ...current, [paging.items]: [cutToFit({ item: first }, spare).item] };
     }
   }
   // The generic cut measures JSON; when the text is the larger form, cut again by its excess.
@@ -197,11 +211,12 @@ function keepWholeItems<T extends Record<string, unknown>>(
   answer: T,
   key: string,
   fits: (r: Record<string, unknown>) => boolean,
+  units: number,
+  first: (n: number) => unknown[],
 ): T {
-  const all = answer[key] as unknown[];
-  const take = (n: number) => ({ ...answer, [key]: all.slice(0, n) });
+  const take = (n: number) => ({ ...answer, [key]: first(n) });
   let lo = 0;
-  let hi = all.length;
+  let hi = units;
   while (lo < hi) {
     const mid = Math.ceil((lo + hi) / 2);
     if (fits(take(mid))) lo = mid;

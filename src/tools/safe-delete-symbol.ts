@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { EditPlan } from "../edits/plan.js";
 import { AppError } from "../errors.js";
 import { dryRun } from "./common.js";
-import { commitPlan, editOutput, renderEditResult } from "./edit-result.js";
+import { commitPlan, editBudget, editOutput, renderEditResult } from "./edit-result.js";
 import { collectReferences } from "./find-referencing-symbols.js";
 import { resolveSymbol } from "./symbol-access.js";
 import { deleteEdit, siteOf } from "./symbol-edits.js";
@@ -17,6 +17,7 @@ export const safeDeleteSymbolTool = defineTool({
     name_path: z.string().describe("Name path of the symbol, e.g. 'Money/legacyRound'"),
     relative_path: z.string().describe("The file that defines the symbol"),
     dry_run: dryRun,
+    max_answer_chars: editBudget,
   },
   ...editOutput,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false },
@@ -60,6 +61,8 @@ export const safeDeleteSymbolTool = defineTool({
         `${node.namePath} may still be used: ${answer.incompleteReason}. Check those files (search_for_pattern), then delete the declaration with replace_content if it is unused.`,
       );
     }
+    // No reference found: only worth trusting if the server that looked is still whole.
+    file.session.assertHealthy("deleted");
     const plan: EditPlan = [
       {
         kind: "edit",

@@ -37,6 +37,17 @@ export interface ToolDef<I extends z.ZodRawShape = z.ZodRawShape, O extends z.Zo
   /** The tool's own result fields; the envelope's (tools/envelope.ts) are added at registration. */
   output: O;
   annotations: ToolAnnotations;
+  /**
+   * Whether the tool writes project files (the default: whatever is not `readOnlyHint`). False for a
+   * tool that changes state elsewhere but no file of the project (activate_project: the user-level
+   * registry, language server processes), so that it stays available in read-only mode.
+   */
+  writesFiles?: boolean;
+  /**
+   * Seconds this tool may run when its own work can take longer than the default deadline of every
+   * call (a project-wide compiler check); `SCALPEL_TOOL_TIMEOUT` overrides it (`deadlines.ts`).
+   */
+  deadlineSeconds?: number;
   /** Tools that write are not registered in read-only mode. */
   run(args: z.infer<z.ZodObject<I>>, ctx: ToolContext): Promise<Answer<O>>;
   /** Compact text rendering of the structured result; the wrapper adds the truncation note. */
@@ -55,6 +66,12 @@ export interface ToolDef<I extends z.ZodRawShape = z.ZodRawShape, O extends z.Zo
    * edit changed (`files`) must be told whole, or an agent cannot know what it has to review.
    */
   keepWhole?: readonly string[];
+  /**
+   * Fits the answer to the call's budget before the wrapper's steps, for a tool that knows a better
+   * cut and the `next` call (an edit's dry run: whole files of the diff, then the call with room for
+   * all of it). `args` are the caller's own arguments (defaults left out).
+   */
+  fit?: (result: Answer<O>, max: number, call: { tool: string; args: Record<string, unknown> }) => Answer<O>;
   /** The answer is a list walked with `offset`: the wrapper cuts it at whole items and names the next page. */
   paging?: Paging;
 }
@@ -64,6 +81,11 @@ export function defineTool<I extends z.ZodRawShape, O extends z.ZodRawShape>(
   def: ToolDef<I, O>,
 ): ToolDef<I, O> {
   return def;
+}
+
+/** Tools that write project files: left out in read-only mode. */
+export function writesFiles(def: Pick<ToolDef, "annotations" | "writesFiles">): boolean {
+  return def.writesFiles ?? !def.annotations.readOnlyHint;
 }
 
 export const readOnly: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true };

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { undoPlan } from "../edits/journal.js";
 import { dryRun } from "./common.js";
-import { commitPlan, editOutput, renderEditResult } from "./edit-result.js";
+import { commitPlan, editBudget, editOutput, renderEditResult } from "./edit-result.js";
 import { defineTool, writes } from "./tool.js";
 
 export const undoEditTool = defineTool({
@@ -15,6 +15,7 @@ export const undoEditTool = defineTool({
       .optional()
       .describe("The edit_id an editing tool returned; default: the last applied edit"),
     dry_run: dryRun,
+    max_answer_chars: editBudget,
   },
   ...editOutput,
   annotations: writes,

@@ -11,22 +11,22 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { makeTempProject, type TempProject, writeTsconfig } from "../helpers/fixtures.js";
-import { type ScalpelHandle, startScalpel, stopServing } from "../helpers/mcp.js";
-
-interface Site {
-  relative_path: string;
-  line: number;
-  column: number;
-  containing_symbol: { name_path: string } | null;
-  snippet?: string;
-  import?: true;
-}
+import {
+  type Reference,
+  type ReferenceFile,
+  type ScalpelHandle,
+  sitesOf,
+  startScalpel,
+  stopServing,
+} from "../helpers/mcp.js";
 
 describe("compact references: 500 sites grouped by file, import sites summarised", () => {
   let fx: TempProject;
   let h: ScalpelHandle;
+  /** `file:line` of each call (one per line) → its code and container. */
   const callSites = new Map<string, { text: string; container: string }>();
-  const importSites = new Set<string>();
+  /** `file:line` of each import site; a line may hold two (`export { price as cost } from`). */
+  const importSites: string[] = [];
 
   before(async () => {
     fx = await makeTempProject("scalpel-compact-refs-");
@@ -55,9 +55,9 @@ describe("compact references: 500 sites grouped by file, import sites summarised
       lines.forEach((l, i) => {
         const m = /\bprice\b(?!")/.exec(l);
         if (!m) return;
-        const key = `${rel}:${i + 1}:${m.index + 1}`;
-        if (l.includes(" as cost")) importSites.add(`${rel}:${i + 1}:${l.indexOf("cost") + 1}`);
-        if (i < head.length) importSites.add(key);
+        const key = `${rel}:${i + 1}`;
+        if (l.includes(" as cost")) importSites.push(key);
+        if (i < head.length) importSites.push(key);
         else callSites.set(key, { text: l.trim(), container: `total${f}_${(i - head.length - 2) / 3}` });
       });
     }
@@ -68,9 +68,9 @@ describe("compact references: 500 sites grouped by file, import sites summarised
 
   it("pages within budget in both forms, grouped text, imports counted, all 500 once", async () => {
     const max = 20_000;
-    assert.equal(importSites.size + callSites.size, 500, "the fixture has 500 sites");
+    assert.equal(importSites.length + callSites.size, 500, "the fixture has 500 sites");
     let args: Record<string, unknown> = { name_path: "price", relative_path: "src/price.ts" };
-    const seen: Site[] = [];
+    const seen: Reference[] = [];
     for (let page = 0; page < 100; page++) {
       const r = await h.call<Record<string, unknown>>("find_referencing_symbols", args);
       assert.equal(r.isError, false, r.text);
@@ -79,19 +79,25 @@ describe("compact references: 500 sites grouped by file, import sites summarised
       const json = JSON.stringify(s).length;
       assert.ok(json <= max, `page ${page}: JSON ${json} > ${max}`);
       assert.ok(r.text.length <= max, `page ${page}: text ${r.text.length} > ${max}`);
-      const refs = s.references as Site[];
+      const files = s.files as ReferenceFile[];
+      const refs = sitesOf({ files });
       seen.push(...refs);
+      // The JSON: one entry per file, sites only their line and code, nothing repeated per site.
+      assert.equal(new Set(files.map((f) => f.relative_path)).size, files.length, "each file once");
+      for (const f of files)
+        for (const g of f.groups ?? [])
+          for (const site of g.sites) assert.deepEqual(Object.keys(site).sort(), ["code", "line"]);
+      if (s.shown !== undefined) assert.equal(s.shown, refs.length, "shown counts sites");
       // The text: one header per file, "(imports: N)" for the file's import sites on this page,
       // one line "  LINE  [container  ]code" per other site, and no quoted import statement.
       const body = r.text.split("\n(truncated)")[0]!.split("\n").slice(1);
-      const files = [...new Set(refs.map((x) => x.relative_path))];
       const headers = body.filter((l) => !l.startsWith(" "));
       assert.deepEqual(
         headers.map((l) => l.split(" ")[0]),
-        files,
+        files.map((f) => f.relative_path),
         "one header per file, in order",
       );
-      for (const file of files) {
+      for (const { relative_path: file } of files) {
         const here = refs.filter((x) => x.relative_path === file);
         const imports = here.filter((x) => x.import).length;
         const header = headers.find((l) => l.startsWith(`${file}`))!;
@@ -102,18 +108,16 @@ describe("compact references: 500 sites grouped by file, import sites summarised
       const siteLines = body.filter((l) => l.startsWith("  "));
       assert.equal(siteLines.length, refs.filter((x) => !x.import).length, "one line per non-import site");
       for (const x of refs) {
-        const key = `${x.relative_path}:${x.line}:${x.column}`;
+        const key = `${x.relative_path}:${x.line}`;
         if (x.import) {
-          assert.ok(importSites.has(key), `${key} is an import site`);
-          assert.equal(x.snippet, undefined);
-          assert.equal(x.containing_symbol, null);
+          assert.ok(importSites.includes(key), `${key} is an import site`);
           continue;
         }
         const truth = callSites.get(key);
         assert.ok(truth, `${key} is a call site`);
-        assert.equal(x.containing_symbol?.name_path, truth.container);
-        if (x.snippet !== undefined) {
-          assert.equal(x.snippet, truth.text, "the site's own line, trimmed");
+        assert.equal(x.container, truth.container);
+        if (x.code !== undefined) {
+          assert.equal(x.code, truth.text, "the site's own line, trimmed");
           assert.ok(
             siteLines.some((l) => l.startsWith(`  ${x.line}  `) && l.endsWith(`  ${truth.text}`)),
             `a line for ${key}`,
@@ -129,9 +133,17 @@ describe("compact references: 500 sites grouped by file, import sites summarised
       args = JSON.parse(next.slice(next.indexOf(" ") + 1)) as Record<string, unknown>;
       if (args.max_answer_chars !== undefined) break; // every site listed, only snippets left out
     }
-    const keys = seen.map((x) => `${x.relative_path}:${x.line}:${x.column}`);
-    assert.equal(new Set(keys).size, keys.length, "each site once");
-    assert.deepEqual(keys.sort(), [...importSites, ...callSites.keys()].sort(), "every site");
+    const calls = seen.filter((x) => !x.import).map((x) => `${x.relative_path}:${x.line}`);
+    assert.equal(new Set(calls).size, calls.length, "each call once");
+    assert.deepEqual(calls.sort(), [...callSites.keys()].sort(), "every call");
+    assert.deepEqual(
+      seen
+        .filter((x) => x.import)
+        .map((x) => `${x.relative_path}:${x.line}`)
+        .sort(),
+      [...importSites].sort(),
+      "every import site once (two on a re-export line)",
+    );
   });
 
   it("context_lines > 0 gives numbered lines around each site, indented under its line in the text", async () => {
@@ -142,13 +154,13 @@ describe("compact references: 500 sites grouped by file, import sites summarised
       context_lines: 1,
       max_answer_chars: 200_000,
     });
-    const refs = r.structured.references as Site[];
+    const refs = sitesOf(r.structured as unknown as { files: ReferenceFile[] });
     assert.equal(refs.length, callSites.size, "the calls, all inside functions");
     const first = refs[0]!;
-    assert.match(first.snippet!, new RegExp(`^${first.line - 1}: `));
+    assert.match(first.code!, new RegExp(`^${first.line - 1}: `));
     assert.ok(
       r.text.includes(
-        `\n    ${first.line}: ${first.snippet!.split("\n")[1]!.slice(String(first.line).length + 2)}`,
+        `\n    ${first.line}: ${first.code!.split("\n")[1]!.slice(String(first.line).length + 2)}`,
       ),
     );
   });

@@ -17,6 +17,7 @@ import {
   type ScalpelHandle,
   type Sym,
   serveFixture,
+  sitesOf,
   stopServing,
 } from "../helpers/mcp.js";
 
@@ -125,7 +126,7 @@ describe("symbol edits (e2e, typescript-language-server)", () => {
       relative_path: "src/money.ts",
     });
     assert.equal(refs.complete, true);
-    const mine = refs.references.filter((x) => x.containing_symbol?.name_path === "Money/triple");
+    const mine = sitesOf(refs).filter((x) => x.container === "Money/triple");
     assert.deepEqual(
       mine.map((x) => x.line),
       [start + 1],

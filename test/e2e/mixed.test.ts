@@ -12,6 +12,7 @@ import {
   type FindSymbolResult,
   type ReferencesResult,
   type ScalpelHandle,
+  sitesOf,
   startScalpel,
 } from "../helpers/mcp.js";
 import { rustAnalyzerMissing } from "../helpers/servers.js";
@@ -68,7 +69,7 @@ describe("TypeScript + Rust in one project (e2e)", { skip: skip ?? false }, () =
       relative_path: "src/cart.ts",
     });
     assert.deepEqual(
-      ts.references.map((r) => r.relative_path),
+      sitesOf(ts).map((r) => r.relative_path),
       ["src/main.ts"],
     );
     const rs = await callOk<ReferencesResult>(h, "find_referencing_symbols", {
@@ -77,7 +78,7 @@ describe("TypeScript + Rust in one project (e2e)", { skip: skip ?? false }, () =
     });
     assert.equal(rs.complete, true);
     assert.deepEqual(
-      rs.references.map((r) => `${r.relative_path} ${r.containing_symbol?.name_path}`),
+      sitesOf(rs).map((r) => `${r.relative_path} ${r.container}`),
       ["engine/src/main.rs main"],
     );
   });

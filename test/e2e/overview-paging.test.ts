@@ -152,10 +152,15 @@ describe("overviews degrade by depth, then compact, then page; find_symbol pages
   after(() => stopServing(h, fx));
 
   it("a 400-symbol file: every top-level name and line range within the default budget", async () => {
-    const { items, totals } = await walk(h, "get_symbols_overview", { relative_path: "src/big.ts" }, "files");
-    assert.deepEqual(totals, [1]);
-    assert.equal(items.length, 1);
-    assert.deepEqual(topLevel(items[0] as FileEntry), bigTruth);
+    const r = await h.call<Record<string, unknown>>("get_symbols_overview", { relative_path: "src/big.ts" });
+    assert.ok(JSON.stringify(r.structured).length <= 20_000 && r.text.length <= 20_000);
+    // A single file's total counts its top-level symbols; all are listed, their details left out.
+    assert.equal(r.structured.total, 400);
+    assert.equal(r.structured.shown, 400);
+    assert.match(String(r.structured.hint), /^All 400 top-level symbols listed, details left out/);
+    const files = r.structured.files as FileEntry[];
+    assert.equal(files.length, 1);
+    assert.deepEqual(topLevel(files[0]!), bigTruth);
   });
 
   it("depth 1 on the same file drops the members first, never the names", async () => {
@@ -204,8 +209,91 @@ describe("overviews degrade by depth, then compact, then page; find_symbol pages
     );
     assert.equal(new Set(got).size, 250, "no repeats");
     assert.deepEqual([...got].sort(), [...runTruth].sort(), "no gaps");
-    const first = await h.call<Record<string, unknown>>("find_symbol", { ...args, max_matches: 40 });
+  });
+
+  it("find_symbol with max_matches: the hint names that limit, and next (keeping it) walks all 250", async () => {
+    const args = { name_path_pattern: "run", relative_path: "src/runners", max_matches: 40 };
+    const first = await h.call<Record<string, unknown>>("find_symbol", args);
     assert.equal(first.structured.shown, 40);
-    assert.match(String(first.structured.hint), /^Listed 1–40 of 250 symbols/);
+    assert.match(
+      String(first.structured.hint),
+      /^Listed 1–40 of 250 symbols \(max_matches=40 lists at most 40 per call\); the call in next lists the rest from offset 40\./,
+    );
+    assert.doesNotMatch(String(first.structured.hint), /100/);
+    assert.ok(first.text.includes("(max_matches=40 lists at most 40 per call)"), "the text says it too");
+    const { pages, items } = await walk(h, "find_symbol", args, "symbols");
+    assert.equal(pages, 7);
+    const got = (items as Array<Sym & { relative_path: string }>).map(
+      (s) => `${s.relative_path}:${s.name_path}:${s.start_line}`,
+    );
+    assert.deepEqual(got.sort(), [...runTruth].sort(), "every match once");
+  });
+
+  it("a single file whose outline alone is over the budget pages its top-level symbols with offset", async () => {
+    const max = 2_500;
+    const args = { relative_path: "src/big.ts", max_answer_chars: max };
+    const seen: string[] = [];
+    let current: Record<string, unknown> | undefined = args;
+    let pages = 0;
+    while (current) {
+      const r: ToolResult<Record<string, unknown>> = await h.call("get_symbols_overview", current);
+      assert.equal(r.isError, false, r.text);
+      const s = r.structured;
+      pages++;
+      assert.ok(pages < 100, "the walk ends");
+      assert.ok(JSON.stringify(s).length <= max, `page ${pages}: JSON within the budget`);
+      assert.ok(r.text.length <= max, `page ${pages}: text within the budget`);
+      assert.equal(s.total, 400, "total counts the file's top-level symbols");
+      const files = s.files as FileEntry[];
+      assert.equal(files.length, 1);
+      const listed = topLevel(files[0]!);
+      seen.push(...listed);
+      if (s.truncated !== true) {
+        assert.equal(s.next, undefined);
+        break;
+      }
+      const offset: number = (current.offset as number | undefined) ?? 0;
+      if (offset + listed.length === 400) {
+        // The rest is all here in outline form: next is this call with room for the details.
+        assert.match(
+          String(s.hint),
+          new RegExp(`^All ${listed.length} top-level symbols from offset ${offset} listed`),
+        );
+        break;
+      }
+      assert.equal(s.shown, listed.length);
+      assert.ok(listed.length > 0);
+      const hint = String(s.hint);
+      assert.match(
+        hint,
+        new RegExp(
+          `^Listed ${offset + 1}–${offset + listed.length} of 400 top-level symbols \\(to fit max_answer_chars=${max}\\)`,
+        ),
+      );
+      assert.doesNotMatch(hint, /single file|sub-directory/, "no advice to ask for what was asked");
+      assert.ok(r.text.includes(`(truncated) ${hint}`) && r.text.includes(`next: ${s.next}`));
+      const next = String(s.next);
+      current = JSON.parse(next.slice(next.indexOf(" ") + 1)) as Record<string, unknown>;
+      assert.deepEqual(current, { ...args, offset: offset + listed.length });
+    }
+    assert.ok(pages > 2, `${pages} pages`);
+    assert.deepEqual(seen, bigTruth, "every top-level symbol once, in order, no gaps");
+  });
+
+  it("find_symbol in one file walks its 400 matches as whole symbols", async () => {
+    const args = {
+      name_path_pattern: "SchemaPart",
+      substring_matching: true,
+      relative_path: "src/big.ts",
+      max_matches: 1000,
+      max_answer_chars: 4_000,
+    };
+    const { pages, items } = await walk(h, "find_symbol", args, "symbols");
+    assert.ok(pages > 2, `${pages} pages`);
+    assert.deepEqual(
+      (items as Sym[]).map((s) => `${s.name_path} ${s.start_line}-${s.end_line}`),
+      bigTruth,
+      "no gaps, no repeats",
+    );
   });
 });

@@ -9,8 +9,17 @@ import { strict as assert } from "node:assert";
 import { mkdir, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { makeTempProject, type TempProject, writeTsconfig } from "../helpers/fixtures.js";
-import { callOk, type ScalpelHandle, startScalpel, stopServing, type ToolResult } from "../helpers/mcp.js";
+import { makeTempProject, siteKeys, type TempProject, writeTsconfig } from "../helpers/fixtures.js";
+import {
+  callOk,
+  type Reference,
+  type ReferenceFile,
+  type ScalpelHandle,
+  sitesOf,
+  startScalpel,
+  stopServing,
+  type ToolResult,
+} from "../helpers/mcp.js";
 
 interface Page<T> {
   total: number;
@@ -201,16 +210,9 @@ describe("paging: search_for_pattern over 2,000 matching lines, 500 references",
 
   it("find_referencing_symbols: total 500, pages cover every site exactly once, no duplicates", async () => {
     const args = { name_path: "target", relative_path: "src/lib/target.ts" };
-    const { pages, items } = await walk<{
-      relative_path: string;
-      line: number;
-      column: number;
-      snippet?: string;
-    }>(
-      h,
-      "find_referencing_symbols",
-      args,
-      (s) => s.references as Array<{ relative_path: string; line: number; column: number }>,
+    // Pages count sites, not files: a page may end inside a file and the next go on there.
+    const { pages, items } = await walk<Reference>(h, "find_referencing_symbols", args, (s) =>
+      sitesOf(s as unknown as { files: ReferenceFile[] }),
     );
     assert.ok(pages.length > 1, "500 references do not fit the default budget");
     for (const p of pages) {
@@ -218,9 +220,13 @@ describe("paging: search_for_pattern over 2,000 matching lines, 500 references",
       // Snippets were dropped to fit, so the hint must not send the agent to context_lines.
       assert.doesNotMatch(String(p.hint ?? ""), /context_lines/);
     }
-    const listed = items.map((r) => `${r.relative_path}:${r.line}:${r.column}`);
+    const listed = siteKeys(items);
     assert.equal(new Set(listed).size, listed.length, "each site once");
-    assert.deepEqual([...listed].sort(), [...callSites].sort());
+    const truth = callSites.map((k) => {
+      const [relative_path, line, column] = k.split(":");
+      return { relative_path: relative_path!, line: Number(line), column: Number(column) };
+    });
+    assert.deepEqual(listed, siteKeys(truth));
     // A filtered small answer carries total and no truncation.
     const small = await h.call<Record<string, unknown>>("find_referencing_symbols", {
       ...args,
@@ -228,7 +234,7 @@ describe("paging: search_for_pattern over 2,000 matching lines, 500 references",
       offset: 440,
     });
     assert.equal(small.structured.total, 450, "9 calls in each of 50 files are inside functions");
-    assert.equal((small.structured.references as unknown[]).length, 10);
+    assert.equal(sitesOf(small.structured as unknown as { files: ReferenceFile[] }).length, 10);
     assert.equal(small.structured.truncated, undefined);
     assert.match(small.text, /^450 references to target/);
   });

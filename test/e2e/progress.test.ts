@@ -13,7 +13,7 @@ import {
   makeTempProject,
   type TempProject,
 } from "../helpers/fixtures.js";
-import { CALL_TIMEOUT_MS, type ReferencesResult, startScalpel } from "../helpers/mcp.js";
+import { CALL_TIMEOUT_MS, type ReferencesResult, sitesOf, startScalpel } from "../helpers/mcp.js";
 
 const N = 300;
 
@@ -50,7 +50,7 @@ describe(`progress notifications on a cold ${N}-file project (e2e, typescript-la
       const ms = Date.now() - t0;
       t.diagnostic(`call took ${ms} ms; progress: ${JSON.stringify(seen)}`);
       assert.notEqual(r.isError, true, JSON.stringify(r.content));
-      const refs = (r.structuredContent as unknown as ReferencesResult).references;
+      const refs = sitesOf(r.structuredContent as unknown as ReferencesResult);
       assert.equal(refs.length, gen.computeSites.length, "the answer is still complete");
       assert.ok(seen.length >= 1, `no progress notification during a ${ms} ms cold call`);
       // The message names the server and its own account of the work (tsserver's project load).
@@ -81,7 +81,7 @@ describe(`progress notifications on a cold ${N}-file project (e2e, typescript-la
       const progress = h.stdoutLines.filter((l) => l.includes('"notifications/progress"'));
       assert.deepEqual(progress, []);
       // The same raw lines do carry the answer, so the check above looked at the right stream.
-      assert.ok(h.stdoutLines.some((l) => l.includes('"result"') && l.includes('"references"')));
+      assert.ok(h.stdoutLines.some((l) => l.includes('"result"') && l.includes('"files"')));
     } finally {
       await h.close();
     }

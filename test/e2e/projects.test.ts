@@ -11,27 +11,22 @@ import { strict as assert } from "node:assert";
 import { mkdir, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { copyFixture, readText, type TempProject } from "../helpers/fixtures.js";
+import { copyFixture, readText, siteKeys, type TempProject } from "../helpers/fixtures.js";
 import {
   call,
   callOk,
   type Diagnostic,
+  type ReferenceFile,
   type ScalpelHandle,
   serveFixture,
+  sitesOf,
   startScalpel,
   stopServing,
 } from "../helpers/mcp.js";
 import { rustAnalyzerMissing } from "../helpers/servers.js";
 
-interface Ref {
-  relative_path: string;
-  line: number;
-  column: number;
-  project?: string | null;
-}
-
 interface RefsResult {
-  references: Ref[];
+  files: ReferenceFile[];
   project?: string | null;
   project_note?: string;
   complete: boolean;
@@ -63,22 +58,24 @@ async function tsFiles(dir: string, rel = ""): Promise<string[]> {
  * each one is a use of the class (imports, `new`, `instanceof`, a type predicate).
  */
 async function expectedSites(dir: string): Promise<string[]> {
-  const sites: string[] = [];
+  const sites: Array<{ relative_path: string; line: number; column: number }> = [];
   for (const rel of await tsFiles(dir)) {
     const lines = (await readText(dir, rel)).split("\n");
     lines.forEach((text, i) => {
       for (const m of text.matchAll(/\bHttpError\b/g)) {
         if (/class HttpError/.test(text) && rel === "src/errors.ts") continue;
-        sites.push(`${rel}:${i + 1}:${(m.index ?? 0) + 1}`);
+        sites.push({ relative_path: rel, line: i + 1, column: (m.index ?? 0) + 1 });
       }
     });
   }
-  return sites.sort();
+  return siteKeys(sites);
 }
 
-const keys = (r: RefsResult) => r.references.map((s) => `${s.relative_path}:${s.line}:${s.column}`).sort();
+const keys = (r: RefsResult) => siteKeys(sitesOf(r));
 const withProjects = (r: RefsResult) =>
-  r.references.map((s) => `${s.relative_path}:${s.line}:${s.column} ${JSON.stringify(s.project)}`).sort();
+  sitesOf(r)
+    .map((s) => `${s.relative_path}:${s.line}:${s.column ?? ""} ${JSON.stringify(s.project)}`)
+    .sort();
 
 describe("which project answered (e2e, typescript-language-server)", () => {
   let fresh: { fx: TempProject; h: ScalpelHandle };
@@ -123,7 +120,7 @@ describe("which project answered (e2e, typescript-language-server)", () => {
   it("names the project that answered, and the other project of each site outside it", () => {
     assert.equal(first.project, "tsconfig.json");
     assert.equal(first.project_note, undefined);
-    const byFile = new Map(first.references.map((r) => [r.relative_path, r.project]));
+    const byFile = new Map(first.files.map((f) => [f.relative_path, f.project]));
     assert.equal(byFile.get("src/client.ts"), undefined, "a site in the symbol's own project names none");
     assert.equal(byFile.get("test/client.test.ts"), null);
     assert.equal(byFile.get("scripts/smoke.ts"), null);
@@ -232,8 +229,8 @@ describe("which project answered: Cargo packages (e2e, rust-analyzer + tsls)", {
       relative_path: "engine/src/main.rs",
     });
     assert.equal(r.project, "engine/Cargo.toml");
-    assert.ok(r.references.length > 0);
-    assert.ok(r.references.every((s) => s.project === undefined));
+    assert.ok(r.files.length > 0);
+    assert.ok(r.files.every((f) => f.project === undefined));
   });
 
   it("names the tsconfig for a TypeScript file of the same project", async () => {

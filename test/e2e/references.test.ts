@@ -18,7 +18,7 @@ import {
   siteKeys,
   type TempProject,
 } from "../helpers/fixtures.js";
-import { callOk, type ReferencesResult, type ScalpelHandle, startScalpel } from "../helpers/mcp.js";
+import { callOk, type ReferencesResult, type ScalpelHandle, sitesOf, startScalpel } from "../helpers/mcp.js";
 
 describe("find_referencing_symbols (e2e, typescript-language-server)", () => {
   let fx: TempProject;
@@ -48,55 +48,78 @@ describe("find_referencing_symbols (e2e, typescript-language-server)", () => {
     assert.equal(result.symbol.relative_path, "src/money.ts");
   });
 
-  it("returns exactly the type-precise call sites (file, line, column)", () => {
-    assert.deepEqual(siteKeys(result.references), siteKeys(expected));
+  it("returns exactly the type-precise call sites (file, line; column where a line holds two)", () => {
+    assert.deepEqual(siteKeys(sitesOf(result)), siteKeys(expected));
+  });
+
+  it("says each file and container once: no site repeats a field of its parent", () => {
+    const json = JSON.stringify(result.files);
+    for (const f of result.files) {
+      for (const g of f.groups ?? []) {
+        for (const site of g.sites) {
+          assert.deepEqual(
+            Object.keys(site).filter((k) => !["line", "column", "code"].includes(k)),
+            [],
+            `${f.relative_path}: ${JSON.stringify(site)}`,
+          );
+        }
+      }
+    }
+    assert.equal(json.split('"src/wallet.ts"').length - 1, 1, "one entry for wallet.ts's four sites");
+    const wallet = result.files.find((f) => f.relative_path === "src/wallet.ts")!;
+    const chain = wallet.groups!.flatMap((g) => g.sites).filter((x) => x.column !== undefined);
+    assert.equal(chain.length, 2, "the two calls of the chain on one line carry their columns");
   });
 
   it("contains none of the same-named unrelated methods' calls", async () => {
     const others = new Set(siteKeys(await otherRateSites(fx.dir)));
-    const wrong = siteKeys(result.references).filter((k) => others.has(k));
+    const wrong = siteKeys(sitesOf(result)).filter((k) => others.has(k));
     assert.deepEqual(wrong, []);
-    assert.ok(!result.references.some((r) => r.relative_path === "src/unrelated.ts"));
+    assert.ok(!result.files.some((f) => f.relative_path === "src/unrelated.ts"));
   });
 
   it("does not count the declaration as a reference", async () => {
     const money = await readText(fx.dir, "src/money.ts");
     const declLine = lineOf(money, "multiplyByRate(rate: number): Money {");
-    assert.ok(!result.references.some((r) => r.relative_path === "src/money.ts" && r.line === declLine));
+    assert.ok(!sitesOf(result).some((r) => r.relative_path === "src/money.ts" && r.line === declLine));
   });
 
   it("attributes each site to its innermost named declaration (callbacks and locals belong to the function)", () => {
-    const got = result.references
-      .map((r) => `${r.relative_path}:${r.line}:${r.column} ${r.containing_symbol?.name_path ?? "null"}`)
+    const got = sitesOf(result)
+      .map((r) => `${r.relative_path}:${r.line} ${r.container ?? "null"}`)
       .sort();
-    const want = expected.map((s) => `${s.relative_path}:${s.line}:${s.column} ${s.containing}`).sort();
+    const want = expected.map((s) => `${s.relative_path}:${s.line} ${s.containing}`).sort();
     assert.deepEqual(got, want);
   });
 
-  it("gives containing symbols with kinds and spans that enclose the reference", () => {
-    for (const r of result.references) {
-      const c = r.containing_symbol;
-      assert.ok(c, `containing symbol for ${r.relative_path}:${r.line}`);
-      assert.ok(
-        c.start_line <= r.line && r.line <= c.end_line,
-        `${JSON.stringify(c)} encloses line ${r.line}`,
-      );
-      assert.equal(typeof c.kind, "string");
-    }
-    const scaled = result.references.find((r) => r.containing_symbol?.name_path === "Wallet/scaledAll");
-    assert.equal(scaled?.containing_symbol?.kind, "Method");
-    const ledger = result.references.find((r) => r.containing_symbol?.name_path === "Ledger/base");
-    assert.equal(ledger?.containing_symbol?.kind, "Property");
+  it("include_kinds filters by the container's kind (a method, a property)", async () => {
+    const only = async (kind: string) =>
+      sitesOf(
+        await callOk<ReferencesResult>(h, "find_referencing_symbols", {
+          name_path: "Money/multiplyByRate",
+          relative_path: "src/money.ts",
+          include_kinds: [kind],
+        }),
+      ).map((r) => r.container);
+    const methods = await only("Method");
+    assert.ok(methods.includes("Wallet/scaledAll") && !methods.includes("Ledger/base"), `${methods}`);
+    const properties = await only("Property");
+    assert.ok(
+      properties.includes("Ledger/base") && !properties.includes("Wallet/scaledAll"),
+      `${properties}`,
+    );
   });
 
   it("each reference's snippet is its own line, trimmed (context_lines defaults to 0)", async () => {
-    for (const r of result.references) {
+    const columns = new Map(expected.map((e) => [`${e.relative_path}:${e.line}`, e.column]));
+    for (const r of sitesOf(result)) {
       const text = await readText(fx.dir, r.relative_path);
       const line = lineText(text, r.line);
-      assert.equal(r.snippet, siteLine(line, r.column - 1), `${r.relative_path}:${r.line}`);
+      const column = r.column ?? columns.get(`${r.relative_path}:${r.line}`)!;
+      assert.equal(r.code, siteLine(line, column - 1), `${r.relative_path}:${r.line}`);
       // Cut only past 100 characters, and never so that the site itself is lost.
-      if (line.trim().length <= 100) assert.equal(r.snippet, line.trim());
-      else assert.ok(r.snippet.length <= 100 && r.snippet.includes("multiplyByRate"), r.snippet);
+      if (line.trim().length <= 100) assert.equal(r.code, line.trim());
+      else assert.ok(r.code!.length <= 100 && r.code!.includes("multiplyByRate"), r.code);
     }
   });
 
@@ -106,16 +129,16 @@ describe("find_referencing_symbols (e2e, typescript-language-server)", () => {
       relative_path: "src/money.ts",
       context_lines: 1,
     });
-    assert.deepEqual(siteKeys(r.references), siteKeys(expected));
-    for (const ref of r.references) {
+    assert.deepEqual(siteKeys(sitesOf(r)), siteKeys(expected));
+    for (const ref of sitesOf(r)) {
       const text = await readText(fx.dir, ref.relative_path);
       const line = lineText(text, ref.line).trim();
-      const holder = ref.snippet.split("\n").find((l) => l.includes(line));
+      const holder = ref.code!.split("\n").find((l) => l.includes(line));
       assert.ok(
         holder?.trimStart().startsWith(`${ref.line}: `),
         `line number ${ref.line} prefixes "${holder}"`,
       );
-      assert.ok(ref.snippet.trimEnd().split("\n").length <= 3, ref.snippet);
+      assert.ok(ref.code!.trimEnd().split("\n").length <= 3, ref.code);
     }
   });
 
@@ -137,7 +160,7 @@ describe("find_referencing_symbols (e2e, typescript-language-server)", () => {
         ...p,
       })),
     ];
-    assert.deepEqual(siteKeys(r.references), siteKeys(want));
+    assert.deepEqual(siteKeys(sitesOf(r)), siteKeys(want));
   });
 
   it("Money.add's references exclude Wallet.add (same name, other class)", async () => {
@@ -146,7 +169,7 @@ describe("find_referencing_symbols (e2e, typescript-language-server)", () => {
       relative_path: "src/money.ts",
     });
     assert.equal(r.complete, true);
-    assert.deepEqual(r.references, [], "nobody calls Money.add; `new Wallet().add(...)` is Wallet's");
+    assert.deepEqual(r.files, [], "nobody calls Money.add; `new Wallet().add(...)` is Wallet's");
   });
 
   it("references of a namespace function, an enum member and an overload set's implementation", async () => {
@@ -156,7 +179,9 @@ describe("find_referencing_symbols (e2e, typescript-language-server)", () => {
     });
     assert.equal(clamp.complete, true);
     assert.deepEqual(
-      clamp.references.map((r) => `${r.relative_path} ${r.containing_symbol?.name_path}`).sort(),
+      sitesOf(clamp)
+        .map((r) => `${r.relative_path} ${r.container}`)
+        .sort(),
       ["src/main.ts main", "src/report.ts buildReport"],
     );
     const red = await callOk<ReferencesResult>(h, "find_referencing_symbols", {
@@ -165,7 +190,9 @@ describe("find_referencing_symbols (e2e, typescript-language-server)", () => {
     });
     assert.equal(red.complete, true);
     assert.deepEqual(
-      red.references.map((r) => `${r.relative_path} ${r.containing_symbol?.name_path}`).sort(),
+      sitesOf(red)
+        .map((r) => `${r.relative_path} ${r.container}`)
+        .sort(),
       ["src/colors.ts colorName", "src/main.ts main"],
     );
   });
@@ -179,8 +206,8 @@ describe("find_referencing_symbols (e2e, typescript-language-server)", () => {
     const unicode = await readText(fx.dir, "src/unicode.ts");
     const main = await readText(fx.dir, "src/main.ts");
     assert.deepEqual(
-      r.references
-        .map((x) => `${x.relative_path}:${x.line} ${x.containing_symbol?.name_path ?? "null"}`)
+      sitesOf(r)
+        .map((x) => `${x.relative_path}:${x.line} ${x.container ?? "null"}`)
         .sort(),
       [
         `src/main.ts:${lineOf(main, "import { café, größe")} null`,
@@ -191,21 +218,23 @@ describe("find_referencing_symbols (e2e, typescript-language-server)", () => {
     );
   });
 
-  it("a reference in top-level code (an import) has containing_symbol: null, not a missing field", async () => {
+  it("an import site is a line in its file's imports, not quoted; top-level code has container null", async () => {
     const r = await callOk<ReferencesResult>(h, "find_referencing_symbols", {
       name_path: "größe",
       relative_path: "src/unicode.ts",
     });
     const main = await readText(fx.dir, "src/main.ts");
-    const imp = r.references.find(
-      (x) => x.relative_path === "src/main.ts" && x.line === lineOf(main, "import { café"),
-    );
-    assert.ok(imp, JSON.stringify(r.references));
-    assert.ok("containing_symbol" in imp, `containing_symbol is present: ${JSON.stringify(imp)}`);
-    assert.equal(imp.containing_symbol, null);
-    // It only names the symbol: marked, not quoted (the text counts it per file).
-    assert.equal((imp as { import?: true }).import, true);
-    assert.equal((imp as { snippet?: string }).snippet, undefined);
+    const file = r.files.find((f) => f.relative_path === "src/main.ts");
+    assert.ok(file, JSON.stringify(r.files));
+    assert.deepEqual(file.imports, [lineOf(main, "import { café")]);
+    assert.ok(!JSON.stringify(file).includes("import {"), "the import statement is not quoted");
+    const red = await callOk<ReferencesResult>(h, "find_referencing_symbols", {
+      name_path: "Color/Red",
+      relative_path: "src/colors.ts",
+    });
+    for (const f of [...r.files, ...red.files])
+      for (const g of f.groups ?? [])
+        assert.ok("container" in g, `container is present: ${JSON.stringify(g)}`);
   });
 
   it("references in the CRLF file have the right lines", async () => {
@@ -216,7 +245,7 @@ describe("find_referencing_symbols (e2e, typescript-language-server)", () => {
     assert.equal(r.complete, true);
     const main = await readText(fx.dir, "src/main.ts");
     assert.deepEqual(
-      r.references.map((x) => `${x.relative_path}:${x.line}`),
+      sitesOf(r).map((x) => `${x.relative_path}:${x.line}`),
       [`src/main.ts:${lineOf(main, "box.describe()")}`],
     );
   });

@@ -25,6 +25,7 @@ import {
   type FindSymbolResult,
   type ReferencesResult,
   type ScalpelHandle,
+  sitesOf,
   startScalpel,
 } from "../helpers/mcp.js";
 
@@ -158,7 +159,7 @@ describe("rename_symbol (e2e, typescript-language-server)", () => {
       relative_path: "src/money.ts",
     });
     assert.equal(refs.complete, true);
-    assert.deepEqual(siteKeys(refs.references), siteKeys(renamedSites(sites)));
+    assert.deepEqual(siteKeys(sitesOf(refs)), siteKeys(renamedSites(sites)));
   });
 
   it("undo_edit restores every file byte for byte", async () => {

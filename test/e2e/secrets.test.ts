@@ -13,7 +13,14 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { lineOf } from "../helpers/anchors.js";
 import { copyFixture, hashTree, readText, runTsc, type TempProject } from "../helpers/fixtures.js";
-import { callOk, type ScalpelHandle, startScalpel, type ToolResult } from "../helpers/mcp.js";
+import {
+  callOk,
+  type ReferencesResult,
+  type ScalpelHandle,
+  sitesOf,
+  startScalpel,
+  type ToolResult,
+} from "../helpers/mcp.js";
 
 /** In every secret file of the fixture (code, comments, strings, symbol names), in no other. */
 const MARKER = "VAULT_MARKER";
@@ -21,14 +28,6 @@ const MARKER = "VAULT_MARKER";
 const MARKER_REGEX = "VAULT_MARK[E]R";
 const VAULT = "src/vault/keys.ts";
 const SECRET_FILES = [VAULT, ".env", "Makefile"];
-
-interface SecretRef {
-  relative_path: string;
-  line: number;
-  containing_symbol: unknown;
-  snippet?: string;
-  secret?: true;
-}
 
 describe("secret files (e2e, typescript-language-server)", () => {
   let fx: TempProject;
@@ -83,13 +82,13 @@ describe("secret files (e2e, typescript-language-server)", () => {
   });
 
   it("find_referencing_symbols: sites in the secret file by place only, ordinary sites in full", async () => {
-    const r = await answer<{ references: SecretRef[] }>("find_referencing_symbols", {
+    const r = await answer<ReferencesResult>("find_referencing_symbols", {
       name_path: "normalize",
       relative_path: "src/shapes.ts",
       context_lines: 5,
     });
     assert.ok(!r.isError, r.text);
-    const refs = r.structured.references;
+    const refs = sitesOf(r.structured);
     const secret = refs.filter(
       (x) => x.relative_path === VAULT || x.relative_path === "src/strongbox/keys.ts",
     );
@@ -105,19 +104,19 @@ describe("secret files (e2e, typescript-language-server)", () => {
     }
     for (const x of secret) {
       assert.equal(x.secret, true);
-      assert.equal(x.snippet, undefined);
-      assert.equal(x.containing_symbol, null);
+      assert.equal(x.code, undefined);
+      assert.equal(x.container, null);
     }
     const ordinary = refs.filter((x) => x.relative_path === "src/app.ts");
     assert.ok(ordinary.length >= 2, r.text);
     for (const x of ordinary) {
       // An import site is marked and counted, not quoted (find_referencing_symbols' compact form).
       if ((x as { import?: true }).import) continue;
-      assert.ok(x.snippet?.includes("normalize"), "an ordinary site keeps its snippet");
+      assert.ok(x.code?.includes("normalize"), "an ordinary site keeps its code");
       assert.equal(x.secret, undefined);
     }
     assert.ok(
-      ordinary.some((x) => x.containing_symbol !== null),
+      ordinary.some((x) => x.container !== null),
       "an ordinary site keeps its containing symbol",
     );
   });
@@ -272,6 +271,23 @@ describe("secret files (e2e, typescript-language-server)", () => {
     ] as const) {
       const r = await answer(tool, args);
       assert.ok(!r.isError, `${tool}: ${r.text}`);
+    }
+  });
+
+  it("a folder of the project activated on its own keeps the project's secret patterns", async () => {
+    const sub = await answer("activate_project", { project: join(fx.dir, "src") });
+    assert.ok(!sub.isError, sub.text);
+    try {
+      await refusedAsSecret("read_file", { relative_path: "vault/keys.ts" });
+      const search = await answer<{ total?: number }>("search_for_pattern", { pattern: MARKER_REGEX });
+      assert.ok(!search.isError, search.text);
+      assert.doesNotMatch(search.text, /vault\/keys\.ts/, "the vault is not searched");
+      // Control: the folder's ordinary files are readable.
+      const app = await answer("read_file", { relative_path: "app.ts" });
+      assert.ok(!app.isError, app.text);
+    } finally {
+      const back = await answer("activate_project", { project: fx.dir });
+      assert.ok(!back.isError, back.text);
     }
   });
 

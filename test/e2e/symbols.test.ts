@@ -51,19 +51,23 @@ describe("symbols (e2e, typescript-language-server)", () => {
     assert.equal(r.files.length, 1);
     const file = r.files[0]!;
     assert.equal(file.relative_path, "src/money.ts");
-    assert.deepEqual(file.symbols.map((s) => s.name).sort(), ["Money", "makeMoney", "makeMonies"]);
-    const money = file.symbols.find((s) => s.name === "Money")!;
+    assert.deepEqual(file.symbols.map((s) => s.name_path).sort(), ["Money", "makeMoney", "makeMonies"]);
+    // Nothing the file entry or the parent already says: no name beside name_path, no path per symbol.
+    for (const s of flatten(file.symbols)) {
+      assert.ok(!("name" in s) && !("relative_path" in s), JSON.stringify(s).slice(0, 200));
+    }
+    const money = file.symbols.find((s) => s.name_path === "Money")!;
     assert.equal(money.kind, "Class");
     assert.equal(money.start_line, lineOf(text, "export class Money"));
-    const members = (money.children ?? []).map((c) => c.name).sort();
+    const members = (money.children ?? []).map((c) => c.name_path.replace(/^Money\//, "")).sort();
     for (const m of ["add", "double", "multiplyByRate"])
       assert.ok(members.includes(m), `Money has ${m}: ${members}`);
-    const rate = money.children!.find((c) => c.name === "multiplyByRate")!;
+    const rate = money.children!.find((c) => c.name_path === "Money/multiplyByRate")!;
     assert.equal(rate.kind, "Method");
     assert.equal(rate.name_path, "Money/multiplyByRate");
     assert.equal(rate.start_line, lineOf(text, "multiplyByRate(rate: number): Money {"));
     assert.equal(rate.end_line, rate.start_line + 2);
-    const make = file.symbols.find((s) => s.name === "makeMoney")!;
+    const make = file.symbols.find((s) => s.name_path === "makeMoney")!;
     assert.equal(make.kind, "Function");
     assert.equal(make.start_line, lineOf(text, "export function makeMoney"));
   });
@@ -80,7 +84,7 @@ describe("symbols (e2e, typescript-language-server)", () => {
     const all = flatten(r.files.flatMap((f) => f.symbols));
     const names = all.map((s) => s.name_path);
     assert.ok(names.includes("Wallet/scaledAll"), names.join(", "));
-    const callbacks = all.filter((s) => /callback|=>|<function>|anonymous/i.test(s.name));
+    const callbacks = all.filter((s) => /callback|=>|<function>|anonymous/i.test(s.name_path));
     assert.deepEqual(callbacks, [], "anonymous callbacks are not symbols");
   });
 
@@ -95,7 +99,7 @@ describe("symbols (e2e, typescript-language-server)", () => {
       assert.ok(paths.includes(p), `${p} in ${paths}`);
     }
     const unicode = r.files.find((f) => f.relative_path === "src/unicode.ts")!;
-    const names = unicode.symbols.map((s) => s.name);
+    const names = unicode.symbols.map((s) => s.name_path);
     for (const n of ["café", "größe", "Straße"]) assert.ok(names.includes(n), `${n} in ${names}`);
   });
 
@@ -153,7 +157,12 @@ describe("symbols (e2e, typescript-language-server)", () => {
     const color = await one({ name_path_pattern: "Color", depth: 1 });
     assert.equal(color.kind, "Enum");
     assert.equal(color.start_line, lineOf(colors, "export enum Color"));
-    assert.deepEqual((color.children ?? []).map((c) => c.name).sort(), ["Blue", "Green", "Red"]);
+    assert.deepEqual((color.children ?? []).map((c) => c.name_path).sort(), [
+      "Color/Blue",
+      "Color/Green",
+      "Color/Red",
+    ]);
+    assert.ok(!color.children!.some((c) => "relative_path" in c), "a child has its parent's file");
     // typescript-language-server 5.3 maps tsserver's "enum member" to SymbolKind.Constant
     // (symbolKindsMapping in its lib/cli.mjs); the contract passes LSP kind names through
     assert.ok(

@@ -14,6 +14,7 @@ import {
   type ReferencesResult,
   type ScalpelHandle,
   serveFixture,
+  sitesOf,
   stopServing,
 } from "../helpers/mcp.js";
 
@@ -63,8 +64,8 @@ describe("callbacks, type aliases and test files (e2e, tsls)", () => {
         .map((l) => `src/week.test.ts:${l} null`),
     ].sort();
     assert.equal(want.length, 8);
-    const got = r.references
-      .map((ref) => `${ref.relative_path}:${ref.line} ${ref.containing_symbol?.name_path ?? "null"}`)
+    const got = sitesOf(r)
+      .map((ref) => `${ref.relative_path}:${ref.line} ${ref.container ?? "null"}`)
       .sort();
     assert.deepEqual(got, want);
   });
@@ -104,13 +105,13 @@ describe("callbacks, type aliases and test files (e2e, tsls)", () => {
       context_lines: 0,
       exclude_tests: true,
     });
-    const where = (x: ReferencesResult) => x.references.map((ref) => `${ref.relative_path}:${ref.line}`);
+    const where = (x: ReferencesResult) => sitesOf(x).map((ref) => `${ref.relative_path}:${ref.line}`);
     assert.ok(where(all).some((w) => w.startsWith("src/week.test.ts:")));
     assert.deepEqual(
       where(noTests),
       where(all).filter((w) => !w.startsWith("src/week.test.ts:")),
     );
-    assert.ok(noTests.references.length > 0);
+    assert.ok(noTests.files.length > 0);
 
     const helpers = async (exclude: boolean) =>
       (

@@ -254,9 +254,18 @@ export function otherRateSites(dir: string): Promise<ExpectedSite[]> {
 
 /** `file:line:column` keys, sorted, for comparing sets of sites with readable failure output. */
 export function siteKeys(
-  sites: ReadonlyArray<{ relative_path: string; line: number; column: number }>,
+  sites: ReadonlyArray<{ relative_path: string; line: number; column?: number }>,
 ): string[] {
-  return sites.map((s) => `${s.relative_path}:${s.line}:${s.column}`).sort();
+  // find_referencing_symbols gives a site's column only on a line that holds more than one site.
+  const perLine = new Map<string, number>();
+  for (const s of sites)
+    perLine.set(`${s.relative_path}:${s.line}`, (perLine.get(`${s.relative_path}:${s.line}`) ?? 0) + 1);
+  return sites
+    .map((s) => {
+      const line = `${s.relative_path}:${s.line}`;
+      return (perLine.get(line) ?? 0) > 1 ? `${line}:${s.column}` : line;
+    })
+    .sort();
 }
 
 /** Writes a file from a separate OS process, the way an editor, a formatter or git would. */

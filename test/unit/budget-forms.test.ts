@@ -7,7 +7,9 @@ import { test } from "node:test";
 import { z } from "zod";
 import {
   findReferencingSymbolsTool,
+  groupReferences,
   type Reference,
+  referenceUnits,
   siteLine,
 } from "../../src/tools/find-referencing-symbols.js";
 import { isImportSite } from "../../src/tools/import-sites.js";
@@ -90,45 +92,99 @@ const site = (file: string, line: number, extra: Partial<Reference> = {}): Refer
   relative_path: file,
   line,
   column: 5,
-  containing_symbol: { name_path: "Cart/total", kind: "Method", start_line: 20, end_line: 40 },
+  containing_symbol: { name_path: "Cart/total", kind: "Method" },
   snippet: "return this.items.reduce((a, b) => a + b, 0);",
   ...extra,
 });
 
+const importSite = (file: string, line: number): Reference => {
+  const { snippet: _s, ...rest } = site(file, line, { containing_symbol: null, import: true });
+  return rest;
+};
+
 test("references render grouped by file and container, import sites counted per file", () => {
-  const references = [
-    site("src/a.ts", 1, { containing_symbol: null, import: true, snippet: undefined }),
+  const files = groupReferences([
+    importSite("src/a.ts", 1),
     site("src/a.ts", 27),
     site("src/a.ts", 28),
     site("src/a.ts", 50, {
-      containing_symbol: { name_path: "main", kind: "Function", start_line: 45, end_line: 60 },
+      containing_symbol: { name_path: "main", kind: "Function" },
       snippet: "total();",
     }),
-    site("src/b.ts", 2, { containing_symbol: null, import: true, snippet: undefined }),
-    site("src/b.ts", 3, { containing_symbol: null, import: true, snippet: undefined }),
-  ];
+    site("src/a.ts", 52),
+    site("src/a.ts", 52, { column: 30 }),
+    importSite("src/b.ts", 2),
+    importSite("src/b.ts", 3),
+  ]);
+  // The JSON: each file once, its import lines, a group per run of one container, each site its
+  // line and code (a column only where a line holds two sites).
+  const code = "return this.items.reduce((a, b) => a + b, 0);";
+  assert.deepEqual(files, [
+    {
+      relative_path: "src/a.ts",
+      imports: [1],
+      groups: [
+        {
+          container: "Cart/total",
+          sites: [
+            { line: 27, code },
+            { line: 28, code },
+          ],
+        },
+        { container: "main", sites: [{ line: 50, code: "total();" }] },
+        {
+          container: "Cart/total",
+          sites: [
+            { line: 52, column: 5, code },
+            { line: 52, column: 30, code },
+          ],
+        },
+      ],
+    },
+    { relative_path: "src/b.ts", imports: [2, 3] },
+  ]);
+  assert.equal(referenceUnits.count(files), 8);
+  // A page may end inside a file: imports first, then the groups' sites in order.
+  assert.deepEqual(referenceUnits.take(files, 3), [
+    {
+      relative_path: "src/a.ts",
+      imports: [1],
+      groups: [
+        {
+          container: "Cart/total",
+          sites: [
+            { line: 27, code },
+            { line: 28, code },
+          ],
+        },
+      ],
+    },
+  ]);
+  assert.deepEqual(referenceUnits.take(files, 7), [files[0], { relative_path: "src/b.ts", imports: [2] }]);
+  for (let n = 0; n <= 8; n++) assert.equal(referenceUnits.count(referenceUnits.take(files, n)), n);
   const answer = {
     symbol: {
-      name: "total",
       name_path: "Cart/total",
       kind: "Method",
       relative_path: "src/cart.ts",
       start_line: 27,
       end_line: 30,
     },
-    references,
-    total: 6,
+    files,
+    total: 8,
     complete: true,
   };
   const text = findReferencingSymbolsTool.render(answer as never);
   assert.equal(
     text,
     [
-      "6 references to Cart/total (src/cart.ts:27)",
+      "8 references to Cart/total (src/cart.ts:27)",
       "src/a.ts  (imports: 1)",
       "  27  Cart/total  return this.items.reduce((a, b) => a + b, 0);",
       "  28  return this.items.reduce((a, b) => a + b, 0);",
       "  50  main  total();",
+      "  52  Cart/total  return this.items.reduce((a, b) => a + b, 0);",
+      "  52  return this.items.reduce((a, b) => a + b, 0);",
       "src/b.ts  (imports: 2)",
     ].join("\n"),
   );

@@ -11,8 +11,6 @@ function d(line: number, message: string, extra: Partial<Diagnostic> = {}): Diag
     severity: "hint",
     line,
     column: 5,
-    end_line: line,
-    end_column: 9,
     message,
     code: "unused",
     relative_path: "src/a.rs",

@@ -11,6 +11,7 @@ import { z } from "zod";
 import { log } from "../../src/log.js";
 import { createServer } from "../../src/server.js";
 import { envelopeShape, outputShapeOf } from "../../src/tools/envelope.js";
+import { groupReferences, type ReferenceFile } from "../../src/tools/find-referencing-symbols.js";
 import { allTools } from "../../src/tools/index.js";
 import { cutToFit, fitBudget, renderAnswer, sdkToolError } from "../../src/tools/run-tool.js";
 import type { ToolDef } from "../../src/tools/tool.js";
@@ -249,7 +250,7 @@ describe("paged lists: N of TOTAL, why, and a next call that walks the whole set
     snippet: `${i + 1}: const value${i} = compute(input); // some text that makes the line longer`,
   }));
   const searchAnswer = (offset: number) => ({
-    matches: all.slice(offset, offset + (search.paging?.limit ?? Infinity)),
+    matches: all.slice(offset, offset + ((search.paging?.limit as number | undefined) ?? Infinity)),
     files: 101,
     total: all.length,
   });
@@ -320,14 +321,14 @@ describe("paged lists: N of TOTAL, why, and a next call that walks the whole set
       snippet: [0, 1, 2, 3, 4].map((d) => `${i + 1 + d}: ${around(i + 1 + d)}`).join("\n"),
     }));
     const symbol = sample(refs.output.symbol as z.ZodType, 1, 10);
-    const answer = { symbol, references, total: 40, complete: true };
+    const answer = { symbol, files: groupReferences(references), total: 40, complete: true };
     const args = { name_path: "target", relative_path: "src/t.ts", max_answer_chars: 9000 };
     const fitted = fitBudget(refs, answer, 9000, args);
     check(refs, fitted, "snippets dropped");
     assert.equal(fitted.truncated, true);
     assert.equal(fitted.shown, 40);
     assert.deepEqual(
-      (fitted.references as Array<{ line: number; snippet?: string }>).map((r) => r.snippet),
+      (fitted.files as ReferenceFile[]).flatMap((f) => f.groups!.flatMap((g) => g.sites.map((s) => s.code))),
       references.map((r) => around(r.line)),
       "each site keeps its own line",
     );
