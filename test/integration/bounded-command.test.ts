@@ -1,7 +1,11 @@
 // runBounded (src/lsp/bounded-command.ts): the whole-project checks' runner. A command that outlives
 // its bound, or whose call is cancelled, is killed with everything it forked; output is kept whole.
 import { strict as assert } from "node:assert";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, it } from "node:test";
+import { setTimeout as sleep } from "node:timers/promises";
 import { log } from "../../src/log.js";
 import { runBounded } from "../../src/lsp/bounded-command.js";
 import { groupAlive } from "../../src/lsp/process.js";
@@ -60,19 +64,37 @@ describe("runBounded", () => {
   });
 
   it("a cancelled call stops its command at once", async () => {
+    // Cancelled once the command has forked (on a loaded machine node may take seconds to start,
+    // so a fixed delay could cancel it before it printed anything).
+    const dir = await mkdtemp(join(tmpdir(), "scalpel-bounded-"));
+    const pidFile = join(dir, "pids.json");
     const ac = new AbortController();
-    setTimeout(() => ac.abort(), 300);
-    const started = Date.now();
-    const r = await runBounded(
-      node(forkAndHang),
+    const running = runBounded(
+      node(
+        `${forkAndHang.replace("console.log(", `require("node:fs").writeFileSync(${JSON.stringify(pidFile)}, `)}`,
+      ),
       process.cwd(),
       { timeoutMs: 60_000, signal: ac.signal },
       log,
     );
-    assert.equal(r.aborted, true);
-    assert.ok(Date.now() - started < 5_000);
-    const pids = JSON.parse(r.stdout.split("\n")[0]!) as { pid: number; child: number };
-    assert.equal(isAlive(pids.child), false);
+    try {
+      let text = "";
+      for (let i = 0; i < 600 && text === ""; i++) {
+        await sleep(50);
+        text = await readFile(pidFile, "utf8").catch(() => "");
+      }
+      const pids = JSON.parse(text) as { pid: number; child: number };
+      const cancelled = Date.now();
+      ac.abort();
+      const r = await running;
+      assert.equal(r.aborted, true);
+      assert.ok(Date.now() - cancelled < 5_000);
+      assert.equal(isAlive(pids.child), false);
+      assert.equal(isAlive(pids.pid), false);
+    } finally {
+      ac.abort();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it("a command that does not exist says why", async () => {
