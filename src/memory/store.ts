@@ -8,11 +8,11 @@
  * and two server processes writing the same memory give last-writer-wins, different memories both
  * land. Writes take the writer's per-file lock (`edits/file-locks`); `update` reads and writes under it.
  */
-import { lstat, mkdir, readdir, readFile, rmdir, stat, unlink } from "node:fs/promises";
+import { lstat, mkdir, readdir, rmdir, stat, unlink } from "node:fs/promises";
 import { dirname, join, relative, sep } from "node:path";
 import { withFileLocks } from "../edits/file-locks.js";
-import { writeTextFileAtomic } from "../edits/text.js";
-import { AppError } from "../errors.js";
+import { readTextFile, writeTextFileAtomic } from "../edits/text.js";
+import { AppError, isAppError } from "../errors.js";
 import type { CheckedPath, Sandbox } from "../security/sandbox.js";
 import { isValidMemoryName, normalizeMemoryName } from "./names.js";
 
@@ -120,11 +120,15 @@ export class MemoryStore {
   async read(name: string): Promise<{ name: string; content: string }> {
     const { name: canonical, path } = await this.file(name);
     try {
-      return { name: canonical, content: await readFile(path.abs, "utf8") };
+      // The project's guarded reader: a memory swapped for a link to a secret or outside file by
+      // another process is judged where it really leads, like any project file.
+      return { name: canonical, content: (await readTextFile(path.abs, `memory '${canonical}'`)).text };
     } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      if (code === "ENOENT" || code === "ENOTDIR" || code === "EISDIR") throw await this.notFound(canonical);
-      throw new AppError("internal", `Memory '${canonical}' could not be read (${code ?? "error"}).`);
+      // A missing memory, or a folder where a memory's name points.
+      if (isAppError(e) && (e.code === "file_not_found" || /is a directory/.test(e.message))) {
+        throw await this.notFound(canonical);
+      }
+      throw e;
     }
   }
 
