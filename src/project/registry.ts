@@ -7,12 +7,10 @@
  * lose one of the two entries (read-modify-write without a lock); the next activation adds it
  * again, which is cheaper than a lock file that a killed process could leave behind.
  */
-import { mkdir, readFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { isAbsolute, join } from "node:path";
 import { z } from "zod";
-import { writeTextFileAtomic } from "../edits/text.js";
-import { AppError } from "../errors.js";
+import { readUserJson, writeUserJson } from "./user-file.js";
 
 /** How the file is named in messages: never the host path. */
 const display = "$SCALPEL_HOME/projects.json";
@@ -41,30 +39,12 @@ export class ProjectRegistry {
 
   /** null: no registry yet. Throws when the file exists but is not a registry. */
   private async load(): Promise<Registry | null> {
-    let text: string;
-    try {
-      text = await readFile(this.file, "utf8");
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === "ENOENT") return null;
-      throw new AppError(
-        "invalid_config",
-        `${display} cannot be read (${(e as NodeJS.ErrnoException).code}).`,
-      );
-    }
-    let raw: unknown;
-    try {
-      raw = JSON.parse(text);
-    } catch {
-      raw = undefined;
-    }
-    const parsed = registrySchema.safeParse(raw);
-    if (!parsed.success) {
-      throw new AppError(
-        "invalid_config",
-        `${display} is not a valid project registry ({"projects": {"name": {"root": "/abs/path"}}}). Fix or delete it.`,
-      );
-    }
-    return parsed.data;
+    return readUserJson(
+      this.file,
+      display,
+      registrySchema,
+      'is not a valid project registry ({"projects": {"name": {"root": "/abs/path"}}}). Fix or delete it.',
+    );
   }
 
   /** The root registered under `name`, or null. */
@@ -99,9 +79,6 @@ export class ProjectRegistry {
     }
     reg.projects[name] = { root };
     const sorted = Object.fromEntries(Object.entries(reg.projects).sort(([a], [b]) => (a < b ? -1 : 1)));
-    await mkdir(join(this.file, ".."), { recursive: true });
-    await writeTextFileAtomic(this.file, `${JSON.stringify({ projects: sorted }, null, 2)}\n`, {
-      bom: false,
-    });
+    await writeUserJson(this.file, { projects: sorted });
   }
 }

@@ -12,12 +12,10 @@
  */
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
-import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
-import { writeTextFileAtomic } from "../edits/text.js";
-import { AppError } from "../errors.js";
 import { scalpelHome } from "./registry.js";
+import { readUserJson, writeUserJson } from "./user-file.js";
 
 /** How the file is named in messages: never the host path. */
 const display = "$SCALPEL_HOME/trust.json";
@@ -57,38 +55,18 @@ export class TrustStore {
   constructor(readonly file: string = trustFile()) {}
 
   private async load(): Promise<Store> {
-    let text: string;
-    try {
-      text = await readFile(this.file, "utf8");
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === "ENOENT") return { projects: {} };
-      throw new AppError(
-        "invalid_config",
-        `${display} cannot be read (${(e as NodeJS.ErrnoException).code}).`,
-      );
-    }
-    let raw: unknown;
-    try {
-      raw = JSON.parse(text);
-    } catch {
-      raw = undefined;
-    }
-    const parsed = storeSchema.safeParse(raw);
-    if (!parsed.success) {
-      throw new AppError(
-        "invalid_config",
-        `${display} is not a valid trust store. Delete it and trust your projects again with 'scalpel trust PATH'.`,
-      );
-    }
-    return parsed.data;
+    const store = await readUserJson(
+      this.file,
+      display,
+      storeSchema,
+      "is not a valid trust store. Delete it and trust your projects again with 'scalpel trust PATH'.",
+    );
+    return store ?? { projects: {} };
   }
 
   private async save(store: Store): Promise<void> {
     const sorted = Object.fromEntries(Object.entries(store.projects).sort(([a], [b]) => (a < b ? -1 : 1)));
-    await mkdir(join(this.file, ".."), { recursive: true });
-    await writeTextFileAtomic(this.file, `${JSON.stringify({ projects: sorted }, null, 2)}\n`, {
-      bom: false,
-    });
+    await writeUserJson(this.file, { projects: sorted });
   }
 
   /**

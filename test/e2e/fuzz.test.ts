@@ -12,6 +12,7 @@ import { homedir } from "node:os";
 import { after, before, describe, it } from "node:test";
 import { copyFixture, repoRoot, type TempProject } from "../helpers/fixtures.js";
 import { isAlive, type ScalpelHandle, startScalpel } from "../helpers/mcp.js";
+import { mulberry32 } from "../helpers/prng.js";
 
 const CALLS = Number(process.env.FUZZ_CALLS ?? 2000);
 const PARALLEL = 8;
@@ -28,18 +29,6 @@ const secretContent = [
   "VAULT_MARKER_COMMENT",
   "VAULT_MARKER_DOC",
 ];
-
-/** mulberry32: small, seedable, good enough to spread choices. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Plausible values by what a parameter is for, so most calls get past validation. */
 const validByRole: Record<string, string[]> = {
@@ -157,7 +146,7 @@ describe("fuzz: generated calls on one server (e2e)", () => {
   });
 
   it(`answers ${CALLS} generated calls without dying, hanging or leaking`, async () => {
-    const r = rng(SEED);
+    const r = mulberry32(SEED);
     const { tools } = await h.client.listTools();
     const weighted = tools.flatMap((t) => (slowTools.has(t.name) ? [t] : [t, t, t, t, t]));
     const forbidden = [fx.dir, repoRoot.replace(/\/$/, ""), homedir(), ...secretContent];

@@ -16,21 +16,10 @@ import type { EditPlan } from "../../src/edits/plan.js";
 import { decodeText, encodeText, positionAt, type TextEdit, type TextFormat } from "../../src/edits/text.js";
 import { isAppError } from "../../src/errors.js";
 import { Sandbox } from "../../src/security/sandbox.js";
+import { mulberry32 } from "../helpers/prng.js";
 
 const sequences = 220;
 const seed = Number(process.env.SCALPEL_PROPERTY_SEED ?? Math.floor(Math.random() * 2 ** 31));
-
-/** mulberry32: small, fast, good enough to drive a property test. */
-function prng(s: number): () => number {
-  let a = s >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Style {
   name: string;
@@ -58,7 +47,7 @@ before(async () => {
 after(() => rm(root, { recursive: true, force: true }));
 
 test(`random edit sequences undo byte for byte (${sequences} sequences, seed ${seed})`, async () => {
-  const rnd = prng(seed);
+  const rnd = mulberry32(seed);
   const int = (n: number) => Math.floor(rnd() * n);
   const pick = <T>(xs: readonly T[]): T => xs[int(xs.length)]!;
   const words = (n: number, eol: string) => {
