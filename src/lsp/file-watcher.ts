@@ -27,8 +27,12 @@ export interface WatchedChange {
   change: RawChange;
 }
 
-/** Version-control directories: never a source of files a server reads, and busy on every commit. */
-const vcsDirs = [".git", ".hg", ".svn"];
+/**
+ * Never a source of files a server reads: version-control directories (busy on every commit) and
+ * scalpel's own `.scalpel/` (journal, symbol index: its temp files made a delta report "files kept
+ * changing on disk").
+ */
+const vcsDirs = [".git", ".hg", ".svn", ".scalpel"];
 
 /**
  * Paths changed since the last `take()`. A path keeps its strongest change: `rename` wins over
@@ -66,6 +70,8 @@ export class FileWatcher {
   /** Directory scans still running (new directories found by events); drains wait for them. */
   private readonly pending = new Set<Promise<void>>();
   private closed = false;
+  /** Set once the first scan of the tree is done: from then on every watched directory is known. */
+  private scanned = false;
   readonly ready: Promise<void>;
 
   constructor(
@@ -74,6 +80,17 @@ export class FileWatcher {
   ) {
     this.ignored = new Set([...vcsDirs, ...opts.ignoredDirs]);
     this.ready = this.addTree(root, false);
+    void this.ready.then(() => {
+      this.scanned = true;
+    });
+  }
+
+  /**
+   * Whether a change made by anyone to an entry directly in `dir` is reported: the first scan is
+   * done and a watch is on `dir` (not past a heavy directory's top, not refused by the kernel).
+   */
+  watches(dir: string): boolean {
+    return this.scanned && !this.closed && this.dirs.has(dir);
   }
 
   get watchedDirCount(): number {

@@ -3,11 +3,11 @@
  * is an error that names the YAML path of the bad key; unknown keys are errors too, because a
  * misspelt `read_only` silently ignored would be worse than a refusal.
  */
-import { readFile } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { parse as parseYaml, YAMLParseError } from "yaml";
 import { z } from "zod";
-import { AppError } from "../errors.js";
+import { AppError, isAppError } from "../errors.js";
 
 export const configFile = ".scalpel/project.yml";
 
@@ -47,6 +47,11 @@ export const projectConfigSchema = z.strictObject({
   secrets: z.array(z.string().min(1)).default([]),
   /** Shown to the agent at activation (as untrusted repository text until the user trusts the project). */
   initial_prompt: z.string().optional(),
+  /**
+   * Which server answers for TypeScript: TypeScript 7's native `tsc --lsp` or tsserver (through
+   * typescript-language-server). Unset: native when the project depends on TypeScript ≥ 7.
+   */
+  typescript_backend: z.enum(["native", "tsserver"]).optional(),
   /** Servers declared without code, by language id. */
   language_servers: z.record(z.string().regex(/^[a-z][a-z0-9_-]*$/), languageServerConfigSchema).default({}),
 });
@@ -104,23 +109,31 @@ export interface LoadedConfig {
   text: string | null;
 }
 
+function tooLarge(size: number): AppError {
+  return new AppError(
+    "invalid_config",
+    `${configFile} is ${size} bytes, over the limit of ${maxConfigBytes}; a project config is a few settings. Shorten it.`,
+  );
+}
+
 export async function readProjectConfig(root: string): Promise<LoadedConfig> {
+  const file = join(root, configFile);
   let bytes: Buffer;
   try {
-    bytes = await readFile(join(root, configFile));
+    // Sized before it is read, so a huge file is never loaded.
+    const { size } = await stat(file);
+    if (size > maxConfigBytes) throw tooLarge(size);
+    bytes = await readFile(file);
   } catch (e) {
+    if (isAppError(e)) throw e;
     if ((e as NodeJS.ErrnoException).code === "ENOENT") return { config: defaultConfig, text: null };
     throw new AppError(
       "invalid_config",
       `${configFile} cannot be read (${(e as NodeJS.ErrnoException).code ?? "error"}).`,
     );
   }
-  if (bytes.length > maxConfigBytes) {
-    throw new AppError(
-      "invalid_config",
-      `${configFile} is ${bytes.length} bytes, over the limit of ${maxConfigBytes}; a project config is a few settings. Shorten it.`,
-    );
-  }
+  // It may have grown between the two calls.
+  if (bytes.length > maxConfigBytes) throw tooLarge(bytes.length);
   const text = bytes.toString("utf8");
   return { config: parseProjectConfig(text), text };
 }

@@ -44,12 +44,12 @@ export const editResultShape = {
     .object({
       new: z.array(diagnosticSchema),
       resolved: z.array(diagnosticSchema),
-      checked_files: z
-        .array(z.string())
+      checked_count: z
+        .number()
+        .int()
         .describe(
-          "the files compared (the first 30): touched files, files referring to the changed symbols, files whose published diagnostics changed",
+          "how many files were compared: touched files, files referring to the changed symbols, files whose published diagnostics changed (those with findings are named in new and resolved)",
         ),
-      checked_count: z.number().int().describe("how many files were compared"),
       complete: z
         .boolean()
         .describe("false when some files in scope were not compared (see incomplete_reason)"),
@@ -245,6 +245,13 @@ export interface CommitOptions {
   changedSymbols?: () => ChangedSymbol[];
   /** The edit may change files' errors beyond any reference list (a rename). */
   wide?: boolean;
+  /**
+   * false: an applied edit's diff is not echoed, only where each file changed (files[].sites,
+   * lines). For edits whose new text the caller sent itself (a symbol's body): measured on rxjs,
+   * replace_symbol_body's echo was 546 of 3,017 characters and told the agent only what it wrote.
+   * A dry run always shows the diff.
+   */
+  echoDiff?: boolean;
 }
 
 /** Where to look when an edit may have effects beyond the files its delta checked. */
@@ -273,6 +280,14 @@ export async function commitPlan(
     : await snapshotBefore(project, touchedFiles(plan), options.changedSymbols?.() ?? []);
   let applied: ApplyResult;
   for (let attempt = 1; ; attempt++) {
+    // Past the call's deadline the caller was already told `deadline_exceeded`: nothing may be
+    // written after that answer.
+    if (ctx.signal.aborted && !dryRun) {
+      throw new AppError(
+        "deadline_exceeded",
+        "The call ran out of time before writing; nothing was written. Call it again (a smaller edit, or later).",
+      );
+    }
     try {
       if (attempt === 1 || !options.recompute) {
         // Optimistic: computed without holding any lock, checked against the disk under it.
@@ -300,7 +315,8 @@ export async function commitPlan(
     files: journalFiles(project.sandbox, applied.before, applied.after),
     ...(options.reverses ? { reverses: options.reverses } : {}),
   });
-  if (applied.diff !== "" && applied.diff.length <= appliedDiffMaxChars) result.diff = applied.diff;
+  if (applied.diff !== "" && options.echoDiff !== false && applied.diff.length <= appliedDiffMaxChars)
+    result.diff = applied.diff;
   // A long diff is not echoed; where each file changed still is.
   else if (applied.diff !== "") result.files = summariseFiles(files, applied.diff);
   if (applied.written.length > 0) {
@@ -349,10 +365,7 @@ export function renderEditResult(r: EditResult): string {
       for (const d of delta.new) out.push(`  ${renderDiagnostic(d)}`);
     }
     if (delta.resolved.length > 0) out.push("", `Resolved diagnostics: ${delta.resolved.length}`);
-    const more = delta.checked_count - delta.checked_files.length;
-    out.push(
-      `Checked ${delta.checked_count}: ${delta.checked_files.join(", ")}${more > 0 ? `, and ${more} more` : ""}`,
-    );
+    out.push(`Checked ${plural(delta.checked_count, "file")}.`);
     if (!delta.complete)
       out.push(`Delta incomplete: ${delta.incomplete_reason ?? "some files were not checked"}`);
   }

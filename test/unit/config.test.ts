@@ -85,3 +85,17 @@ test("memory_dir must stay inside the project", () => {
 test("YAML syntax errors give the line", () => {
   assert.match(invalid("name: [unclosed\n"), /not valid YAML at line \d+/);
 });
+
+test("a project.yml over the size limit is refused unread, quickly, by its size", async () => {
+  const dir = join(tmp.dir, "huge");
+  await mkdir(join(dir, ".scalpel"), { recursive: true });
+  // 60 MB of YAML took 44 s and 2.5 GB to parse; the limit answers before reading it.
+  await writeFile(join(dir, ".scalpel", "project.yml"), `ignored_paths:\n${"  - x\n".repeat(12_000_000)}`);
+  const started = Date.now();
+  await assert.rejects(loadProjectConfig(dir), (e: unknown) => {
+    assert.ok(e instanceof AppError && e.code === "invalid_config", String(e));
+    assert.match(e.message, /over the limit of 262144/);
+    return true;
+  });
+  assert.ok(Date.now() - started < 2_000, `took ${Date.now() - started} ms`);
+});

@@ -18,6 +18,7 @@ before(async () => {
   mkdirSync(join(root, "src"));
   mkdirSync(join(root, "node_modules", "pkg"), { recursive: true });
   mkdirSync(join(root, ".git"));
+  mkdirSync(join(root, ".scalpel", "cache"), { recursive: true });
   writeFileSync(join(root, "src", "a.ts"), "a\n");
   watcher = new FileWatcher(root, { ignoredDirs: ["node_modules"] });
   await watcher.ready;
@@ -103,16 +104,16 @@ test("a checkout of many files at once is reported in full", async () => {
   for (let i = 0; i < 300; i++) assert.ok(got.has(`src/f${i}.ts`), `src/f${i}.ts`);
 });
 
-test("ignored directories are watched shallowly (a new package shows), version control not at all", async () => {
+test("ignored directories are watched shallowly (a new package shows), version control and .scalpel not at all", async () => {
   outside(
-    "fs.writeFileSync(process.argv[1] + '/node_modules/pkg/i.js', 'i'); fs.writeFileSync(process.argv[1] + '/.git/index', 'i'); fs.mkdirSync(process.argv[1] + '/node_modules/newpkg/lib', { recursive: true }); fs.writeFileSync(process.argv[1] + '/node_modules/newpkg/lib/n.js', 'n')",
+    "fs.writeFileSync(process.argv[1] + '/node_modules/pkg/i.js', 'i'); fs.writeFileSync(process.argv[1] + '/.git/index', 'i'); fs.mkdirSync(process.argv[1] + '/.scalpel/cache/symbols'); fs.writeFileSync(process.argv[1] + '/.scalpel/cache/symbols/a.json.tmp', 'i'); fs.writeFileSync(process.argv[1] + '/.scalpel/journal.json', 'i'); fs.mkdirSync(process.argv[1] + '/node_modules/newpkg/lib', { recursive: true }); fs.writeFileSync(process.argv[1] + '/node_modules/newpkg/lib/n.js', 'n')",
     root,
   );
   const got = paths(await watcher.drain());
   assert.deepEqual(
     got,
     ["node_modules/newpkg"],
-    "only the new package directory, nothing inside packages or .git",
+    "only the new package directory, nothing inside packages, .git or .scalpel",
   );
   outside(
     "fs.mkdirSync(process.argv[1] + '/node_modules/@types/x', { recursive: true }); fs.writeFileSync(process.argv[1] + '/node_modules/@types/x/index.d.ts', 'i')",
@@ -125,4 +126,17 @@ test("ignored directories are watched shallowly (a new package shows), version c
     ["node_modules/@types/y"],
     "a scoped package appearing later",
   );
+});
+
+test("watches() names the directories whose changes are reported: none before the first scan or after close", async () => {
+  const w = new FileWatcher(root, { ignoredDirs: ["node_modules"] });
+  assert.equal(w.watches(root), false, "before the first scan is done, a change may go unseen");
+  await w.ready;
+  assert.equal(w.watches(root), true);
+  assert.equal(w.watches(join(root, "src")), true);
+  assert.equal(w.watches(join(root, "node_modules")), true, "a heavy directory's own entries are reported");
+  assert.equal(w.watches(join(root, "node_modules", "pkg")), false, "nothing below its top");
+  assert.equal(w.watches(join(root, ".git")), false);
+  w.close();
+  assert.equal(w.watches(root), false);
 });
