@@ -85,6 +85,8 @@ async function main(): Promise<void> {
         name_path: "Cart/lineTotal",
         relative_path: "src/cart.ts",
         body: "lineTotal(line: CartLine): Price {\n  return line.product.price.times(String(line.quantity));\n}",
+        // The diff shows the re-indentation; without it an applied symbol edit says only where it changed.
+        show_diff: true,
       },
     );
     await call("The compiler's view of the file, fresh after the edit", "get_diagnostics_for_file", {

@@ -101,11 +101,22 @@ interface ProjectDiagnosticsAnswer {
   files: Array<{ relative_path: string; diagnostics: DiagnosticLike[] }>;
 }
 interface OverviewAnswer {
-  files: Array<{ relative_path: string; symbols: SymbolLike[]; outline?: string }>;
+  files: Array<{ relative_path: string; symbols?: SymbolLike[]; outline?: string }>;
   next?: string;
 }
 interface ImplementationsAnswer {
-  implementations: SymbolLike[];
+  /** Grouped by file: one `name_path [kind] start-end` line per implementation. */
+  implementations: Array<{ relative_path: string; outline: string }>;
+}
+
+/** The names of an outline's `name_path [kind] start-end` lines. */
+function outlineNames(outline: string | undefined): string[] {
+  const out: string[] = [];
+  for (const line of (outline ?? "").split("\n")) {
+    const m = /^\s*(\S+) \[/.exec(line);
+    if (m) out.push(symbolName({ name_path: m[1]!, start_line: 0, end_line: 0 }));
+  }
+  return out;
 }
 
 // ---- the working copy as the tasks leave it ----
@@ -176,9 +187,9 @@ const callers: Task = {
     return hitKeys(a.grep(/\binnerFrom\b/, "src")).filter((k) => !decl.has(k));
   },
   async scalpel(_ctx, s) {
-    // innerFrom has an overload signature; the plain name is refused as ambiguous (see README).
+    // innerFrom has an overload signature: the bare name names the function (signatures and all).
     const pages = await s.paged<RefsAnswer>("find_referencing_symbols", {
-      name_path: "innerFrom[0]",
+      name_path: "innerFrom",
       relative_path: CALLERS_FILE,
     });
     return pages.flatMap((p) => referenceKeys(p.structured));
@@ -232,9 +243,9 @@ const rename: Task = {
   },
   async scalpel(ctx, s) {
     const before = await snapshot(ctx.dir);
-    // The three overloads are one symbol to the compiler; naming one of them renames them all.
+    // The three overloads are one symbol to the compiler: the bare name renames them all.
     const r = await s.call<EditAnswer>("rename_symbol", {
-      name_path: "executeSchedule[0]",
+      name_path: "executeSchedule",
       relative_path: RENAME_FILE,
       new_name: RENAME_TO,
     });
@@ -372,12 +383,9 @@ const overview: Task = {
     const pages = await s.paged<OverviewAnswer>("get_symbols_overview", { relative_path: OVERVIEW_DIR });
     const out: string[] = [];
     for (const f of pages.flatMap((p) => p.structured.files)) {
-      for (const sym of f.symbols) out.push(`${f.relative_path}:${symbolName(sym)}`);
-      // A degraded overview lists `name_path [kind] start-end` lines instead of symbols.
-      for (const line of (f.outline ?? "").split("\n")) {
-        const m = /^\s*(\S+) \[/.exec(line);
-        if (m) out.push(`${f.relative_path}:${symbolName({ name_path: m[1]!, start_line: 0, end_line: 0 })}`);
-      }
+      for (const sym of f.symbols ?? []) out.push(`${f.relative_path}:${symbolName(sym)}`);
+      // A directory at depth 0 (or a degraded overview) lists `name_path [kind] start-end` lines.
+      for (const name of outlineNames(f.outline)) out.push(`${f.relative_path}:${name}`);
     }
     return out;
   },
@@ -410,8 +418,8 @@ const subclasses: Task = {
       name_path: "ZodType",
       relative_path: ABSTRACT_FILE,
     });
-    return r.structured.implementations.map(
-      (sym) => `${sym.relative_path ?? ABSTRACT_FILE}:${symbolName(sym)}`,
+    return r.structured.implementations.flatMap((f) =>
+      outlineNames(f.outline).map((name) => `${f.relative_path}:${name}`),
     );
   },
 };

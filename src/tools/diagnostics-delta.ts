@@ -26,8 +26,6 @@ const beforeBudgetMs = 15_000;
 const afterBudgetMs = 30_000;
 /** Bound on one references request for a changed symbol. */
 const referencesTimeoutMs = 10_000;
-/** Files named in `checked_files`. */
-const listedFilesMax = 30;
 
 interface File {
   abs: string;
@@ -54,7 +52,6 @@ export interface DiagnosticsSnapshot {
 export interface DiagnosticsDelta {
   new: Diagnostic[];
   resolved: Diagnostic[];
-  checked_files: string[];
   checked_count: number;
   complete: boolean;
   incomplete_reason?: string;
@@ -101,7 +98,9 @@ async function referencingFiles(
     try {
       const raw = await s.session.request<Location[] | null>(
         "textDocument/references",
-        { textDocument: { uri: s.uri }, position: s.position, context: { includeDeclaration: false } },
+        // With the declaration: TypeScript 7's native server leaves import sites out otherwise, and a
+        // file that only imports the symbol is one whose errors change. The declaring file is touched anyway.
+        { textDocument: { uri: s.uri }, position: s.position, context: { includeDeclaration: true } },
         { timeoutMs: referencesTimeoutMs },
       );
       for (const loc of normalizeLocations(raw)) {
@@ -273,7 +272,6 @@ export async function deltaAfter(
   const delta: DiagnosticsDelta = {
     new: added,
     resolved,
-    checked_files: checked.slice(0, listedFilesMax),
     checked_count: checked.length,
     complete: skipped === 0 && reasons.length === 0,
   };

@@ -34,6 +34,12 @@ export function symbolEditTool(spec: SymbolEditToolSpec) {
       relative_path: z.string().describe("The file that defines the symbol"),
       body: z.string().describe(spec.bodyDescription),
       dry_run: dryRun,
+      show_diff: z
+        .boolean()
+        .default(false)
+        .describe(
+          "Also return the applied edit's diff (a dry run always returns it). Off: files[].sites and lines say where the file changed",
+        ),
       max_answer_chars: editBudget,
     },
     ...editOutput,
@@ -57,6 +63,8 @@ export function symbolEditTool(spec: SymbolEditToolSpec) {
       return commitPlan(ctx, await makePlan(), args.dry_run, {
         tool: spec.name,
         recompute: makePlan,
+        // The new text is the caller's own: echoing it back tells nothing new.
+        echoDiff: args.show_diff,
         ...(spec.changesSymbol ? { changedSymbols: () => (changed ? [changed] : []) } : {}),
       });
     },

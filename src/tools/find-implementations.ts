@@ -1,9 +1,8 @@
 import type { Location, LocationLink } from "vscode-languageserver-protocol";
 import { z } from "zod";
-import { type SymbolResult, symbolSchema, toSymbolResult } from "../symbols/result.js";
+import { outlineLine, symbolSchema, toSymbolResult } from "../symbols/result.js";
 import { symbolAt } from "../symbols/tree.js";
 import { completeness, completenessOf, plural } from "./common.js";
-import { renderSymbol } from "./find-symbol.js";
 import { FileViews, normalizeLocations, type SecretSite, secretSite, secretSiteSchema } from "./locations.js";
 import { resolveSymbol } from "./symbol-access.js";
 import { defineTool, readOnly } from "./tool.js";
@@ -19,7 +18,18 @@ export const findImplementationsTool = defineTool({
   },
   output: {
     symbol: symbolSchema,
-    implementations: z.array(symbolSchema),
+    implementations: z
+      .array(
+        z.object({
+          relative_path: z.string(),
+          outline: z
+            .string()
+            .describe(
+              "one line per implementation in the file: `name_path [kind] start-end` (1-based lines)",
+            ),
+        }),
+      )
+      .describe("grouped by file, in the order the server answered"),
     secret_sites: z
       .array(secretSiteSchema)
       .optional()
@@ -29,14 +39,16 @@ export const findImplementationsTool = defineTool({
   annotations: readOnly,
   async run(args, ctx) {
     const project = ctx.project;
-    const { file, node } = await resolveSymbol(project, args.relative_path, args.name_path, ctx.signal);
+    const { file, node } = await resolveSymbol(project, args.relative_path, args.name_path, ctx.signal, true);
     const raw = await file.session.request<Location[] | LocationLink[] | null>(
       "textDocument/implementation",
       { textDocument: { uri: file.doc.uri }, position: node.selectionRange.start },
       { signal: ctx.signal },
     );
     const views = new FileViews(project, ctx.signal);
-    const implementations: SymbolResult[] = [];
+    // Grouped by file: measured on zod v3, 36 subclasses of ZodType in one file repeated its path
+    // 36 times (1,190 of 4,089 characters) and spent 1,810 more on per-symbol keys.
+    const byFile = new Map<string, string[]>();
     const seen = new Set<string>();
     const secretSites: SecretSite[] = [];
     for (const loc of normalizeLocations(raw)) {
@@ -53,20 +65,30 @@ export const findImplementationsTool = defineTool({
       const key = `${path.rel}#${impl.namePath}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      implementations.push(toSymbolResult(impl, path.rel, { depth: 0 }));
+      const lines = byFile.get(path.rel) ?? [];
+      lines.push(outlineLine(toSymbolResult(impl, undefined, { depth: 0 })));
+      byFile.set(path.rel, lines);
     }
     return {
       symbol: toSymbolResult(node, file.path.rel, { depth: 0 }),
-      implementations,
+      implementations: [...byFile].map(([relative_path, lines]) => ({
+        relative_path,
+        outline: lines.join("\n"),
+      })),
       ...(secretSites.length > 0 ? { secret_sites: secretSites } : {}),
       ...completenessOf(file.session),
     };
   },
   render(r) {
-    const head = `${plural(r.implementations.length, "implementation")} of ${r.symbol.name_path}${r.complete ? "" : ` (incomplete: ${r.incomplete_reason})`}`;
+    const count = r.implementations.reduce((n, f) => n + f.outline.split("\n").length, 0);
+    const head = `${plural(count, "implementation")} of ${r.symbol.name_path}${r.complete ? "" : ` (incomplete: ${r.incomplete_reason})`}`;
     const secret = (r.secret_sites ?? []).map(
       (s) => `  ${s.relative_path}:${s.line} (secret file: content not shown)`,
     );
-    return [head, ...r.implementations.map((s) => renderSymbol(s, "  ")), ...secret].join("\n");
+    const files = r.implementations.flatMap((f) => [
+      `  ${f.relative_path}:`,
+      f.outline.replace(/^/gm, "    "),
+    ]);
+    return [head, ...files, ...secret].join("\n");
   },
 });

@@ -1,7 +1,7 @@
 import { stat } from "node:fs/promises";
 import { z } from "zod";
 import { isAppError } from "../errors.js";
-import { type SymbolResult, symbolSchema, toSymbolResult } from "../symbols/result.js";
+import { outlineLine, type SymbolResult, symbolSchema, toSymbolResult } from "../symbols/result.js";
 import { codeFilesUnder } from "./code-files.js";
 import { completeness, maxAnswerChars, offsetParam } from "./common.js";
 import { type Paging, withPaging } from "./envelope.js";
@@ -12,7 +12,8 @@ import { defineTool, readOnly } from "./tool.js";
 
 interface FileOverview {
   relative_path: string;
-  symbols: SymbolResult[];
+  /** Absent when `outline` lists the file's top-level symbols. */
+  symbols?: SymbolResult[] | undefined;
   outline?: string | undefined;
 }
 
@@ -25,23 +26,22 @@ function pruneTo(levels: number) {
   };
   return <R extends { files: FileOverview[] }>(r: R): R => ({
     ...r,
-    files: r.files.map((f) => ({ ...f, symbols: f.symbols.map((s) => prune(s, levels)) })),
+    files: r.files.map((f) => (f.symbols ? { ...f, symbols: f.symbols.map((s) => prune(s, levels)) } : f)),
   });
 }
 
 /**
- * The last compact form: one line per top-level symbol, `name_path [kind] start-end`. Measured on
+ * The compact form: one line per top-level symbol, `name_path [kind] start-end`. Measured on
  * zod 3.25.76: src/v3/types.ts (221 top-level symbols) needs ~31k characters of JSON as Symbol
  * objects but 8.2k as an outline; src/v4/core/schemas.ts (334) 13.4k — so a central file's names
  * and line ranges fit the default budget instead of collapsing to a count. Past this, whole files
- * are cut by paging (offset).
+ * are cut by paging (offset). A directory's overview at depth 0 uses it from the start: on rxjs
+ * src/internal/scheduler/ (21 files) Symbol objects were 4,791 characters of JSON for 2,541 of text.
  */
-export function outlineLine(s: Pick<SymbolResult, "name_path" | "kind" | "start_line" | "end_line">) {
-  return `${s.name_path} [${s.kind}] ${s.start_line}-${s.end_line}`;
-}
+const outlineOf = (symbols: readonly SymbolResult[]) => symbols.map(outlineLine).join("\n");
 
 const topLevelCount = (f: FileOverview) =>
-  f.outline === undefined ? f.symbols.length : f.outline === "" ? 0 : f.outline.split("\n").length;
+  f.outline === undefined ? (f.symbols ?? []).length : f.outline === "" ? 0 : f.outline.split("\n").length;
 
 /**
  * A single file's overview pages its top-level symbols (whole, with their members), not files: a
@@ -59,7 +59,7 @@ const topLevelPaging: Paging = {
         const here = Math.min(left, topLevelCount(f));
         left -= here;
         return f.outline === undefined
-          ? { ...f, symbols: f.symbols.slice(0, here) }
+          ? { ...f, symbols: (f.symbols ?? []).slice(0, here) }
           : { ...f, outline: f.outline.split("\n").slice(0, here).join("\n") };
       });
     },
@@ -88,12 +88,12 @@ export const getSymbolsOverviewTool = defineTool({
       .array(
         z.object({
           relative_path: z.string(),
-          symbols: z.array(symbolSchema),
+          symbols: z.array(symbolSchema).optional().describe("absent when outline is given"),
           outline: z
             .string()
             .optional()
             .describe(
-              "compact form used to fit the budget: one line per top-level symbol, `name_path [kind] start-end` (symbols is then empty)",
+              "compact form: one line per top-level symbol, `name_path [kind] start-end` (1-based lines); used for a directory at depth 0 and to fit the budget",
             ),
         }),
       )
@@ -110,14 +110,14 @@ export const getSymbolsOverviewTool = defineTool({
     pruneTo(0),
     (r) => ({
       ...r,
-      files: r.files.map((f) => ({ ...f, symbols: f.symbols.map(({ detail: _d, ...s }) => s) })),
+      files: r.files.map((f) =>
+        f.symbols ? { ...f, symbols: f.symbols.map(({ detail: _d, ...s }) => s) } : f,
+      ),
     }),
     (r) => ({
       ...r,
       files: r.files.map((f) =>
-        f.outline !== undefined
-          ? f
-          : { relative_path: f.relative_path, symbols: [], outline: f.symbols.map(outlineLine).join("\n") },
+        f.outline !== undefined ? f : { relative_path: f.relative_path, outline: outlineOf(f.symbols ?? []) },
       ),
     }),
   ],
@@ -143,10 +143,14 @@ export const getSymbolsOverviewTool = defineTool({
     for (const file of files) {
       try {
         const fs = await fileSymbols(project, file, ctx.signal);
-        out.push({
-          relative_path: file.rel,
-          symbols: fs.roots.map((n) => toSymbolResult(n, undefined, { depth: args.depth })),
-        });
+        const symbols = fs.roots.map((n) => toSymbolResult(n, undefined, { depth: args.depth }));
+        // Top level only: the outline says all a Symbol object would, in a third of the JSON — unless
+        // the server gave details (rust-analyzer: a function's signature), which it has no room for.
+        out.push(
+          args.depth === 0 && symbols.every((s) => s.detail === undefined)
+            ? { relative_path: file.rel, outline: outlineOf(symbols) }
+            : { relative_path: file.rel, symbols },
+        );
       } catch (error) {
         if (isFile || !isAppError(error) || error.code !== "language_server_unavailable") throw error;
         problems.add(error.message);
@@ -168,7 +172,7 @@ export const getSymbolsOverviewTool = defineTool({
     if (!r.complete) parts.push(`(incomplete: ${r.incomplete_reason})`);
     for (const f of r.files) {
       parts.push(`${f.relative_path}:`);
-      for (const s of f.symbols) parts.push(renderSymbol(s, "  "));
+      for (const s of f.symbols ?? []) parts.push(renderSymbol(s, "  "));
       if (f.outline) parts.push(f.outline.replace(/^/gm, "  "));
     }
     return parts.join("\n") || "no symbols";

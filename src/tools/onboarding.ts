@@ -301,8 +301,8 @@ export async function onboardingInstructions(
     "Explore, in this order:",
     `1. ${facts.readme ? `read_file '${facts.readme}'` : "list_dir on the root"}, then list_dir on ${overviewTargets}.`,
     facts.overviewFile
-      ? `2. get_symbols_overview on '${facts.overviewFile}' (a file: a folder's overview is only counts), then on the central files it leads to.`
-      : "2. get_symbols_overview on the central files you found (a file: a folder's overview is only counts).",
+      ? `2. get_symbols_overview on '${facts.overviewFile}' (a folder's overview lists the top-level symbols of every file in it; a file's shows them with their members at depth 1), then on the central files it leads to.`
+      : "2. get_symbols_overview on the central folders and files you found (a folder's overview lists the top-level symbols of every file in it).",
     `3. find_symbol with include_body: true on the entry points${facts.entryPoints.length > 0 ? " listed above" : ""}.`,
     "4. find_referencing_symbols on two or three central classes or functions to learn how the parts connect.",
     `5. Confirm how to build, test and lint${facts.ci.length > 0 ? ` (the CI configuration ${facts.ci[0]} shows what really runs)` : ""}.`,

@@ -21,6 +21,14 @@ export interface MissedSite {
   snippet?: string;
 }
 
+/**
+ * Module specifiers: the quoted path of `from '…'`, `import '…'`, `import('…')`, `require('…')`.
+ * A path that names a file like the symbol (rxjs `'../util/executeSchedule'`) is not a site of
+ * the symbol: measured on rxjs, all 8 "missed sites" of renaming `executeSchedule` were imports of
+ * its module. Those lines are counted apart, once, not listed.
+ */
+const moduleSpecifier = /(?:\bfrom\s*|^\s*import\s*|\bimport\s*\(\s*|\brequire\s*\(\s*)(["'`])[^"'`\n]*\1/g;
+
 function wholeWord(name: string): RegExp {
   const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   return new RegExp(`(?<![\\p{L}\\p{N}_$])${escaped}(?![\\p{L}\\p{N}_$])`, "u");
@@ -52,7 +60,7 @@ export async function renameLeftovers(
   touched: readonly CheckedPath[],
   oldName: string,
   signal?: AbortSignal,
-): Promise<{ sites: MissedSite[]; total: number }> {
+): Promise<{ sites: MissedSite[]; total: number; modulePaths: number }> {
   const seen = new Set<string>();
   const scope = [...touched, ...(await adapterFiles(project, touched, signal))].filter(
     (f) => !seen.has(f.abs) && seen.add(f.abs),
@@ -60,6 +68,7 @@ export async function renameLeftovers(
   const re = wholeWord(oldName);
   const sites: MissedSite[] = [];
   let total = 0;
+  let modulePaths = 0;
   for (const f of await filesContaining(scope, oldName)) {
     let text: string;
     try {
@@ -70,6 +79,10 @@ export async function renameLeftovers(
     const lines = text.split(/\r\n|\n|\r/);
     lines.forEach((line, i) => {
       if (!re.test(line)) return;
+      if (!re.test(line.replace(moduleSpecifier, '""'))) {
+        modulePaths++;
+        return;
+      }
       total++;
       if (sites.length >= missedSitesMax) return;
       const trimmed = line.trim();
@@ -81,5 +94,5 @@ export async function renameLeftovers(
     });
   }
   sites.sort((a, b) => a.relative_path.localeCompare(b.relative_path) || a.line - b.line);
-  return { sites, total };
+  return { sites, total, modulePaths };
 }

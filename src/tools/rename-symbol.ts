@@ -72,7 +72,7 @@ export const renameSymbolTool = defineTool({
       );
     }
     const project = ctx.project;
-    const { file, node } = await resolveSymbol(project, args.relative_path, args.name_path, ctx.signal);
+    const { file, node } = await resolveSymbol(project, args.relative_path, args.name_path, ctx.signal, true);
     if (node.name === args.new_name) {
       throw new AppError("invalid_argument", `${node.namePath} is already called '${args.new_name}'.`);
     }
@@ -110,7 +110,10 @@ export const renameSymbolTool = defineTool({
     // A dry run over the budget is fitted by editOutput's `fit`, with the call that shows all of it.
     if (!result.applied) return result;
     const touched = plan.flatMap((op) => (op.kind === "rename" ? [op.to] : [op.path]));
-    const { sites, total } = await renameLeftovers(project, touched, node.name, ctx.signal);
+    const { sites, total, modulePaths } = await renameLeftovers(project, touched, node.name, ctx.signal);
+    if (modulePaths > 0) {
+      result.note = `${result.note ? `${result.note} ` : ""}${modulePaths} import${modulePaths === 1 ? "" : "s"} still name${modulePaths === 1 ? "s" : ""} a module path containing '${node.name}' (a file named like the symbol; module paths are not renamed).`;
+    }
     if (total > 0) {
       result.possible_missed_sites = sites;
       if (total > sites.length) {

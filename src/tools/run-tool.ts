@@ -241,11 +241,15 @@ export function cutToFit<T extends Record<string, unknown>>(
   const out = structuredClone(answer);
   for (let round = 0; round < 200 && size(out) > max; round++) {
     let best: { holder: Record<string | number, unknown>; key: string | number; size: number } | undefined;
+    // A one-item array is emptied only when nothing inside it can be cut: its item's long text goes
+    // first (a search's one file holding one huge line keeps the line, cut).
+    let lone: typeof best;
     const visit = (holder: Record<string | number, unknown>, key: string | number) => {
       const value = holder[key];
       if (Array.isArray(value)) {
         const s = size(value);
-        if (value.length > 0 && (!best || s > best.size)) best = { holder, key, size: s };
+        if (value.length === 1 && (!lone || s > lone.size)) lone = { holder, key, size: s };
+        if (value.length > 1 && (!best || s > best.size)) best = { holder, key, size: s };
         for (let i = 0; i < value.length; i++) visit(value as unknown as Record<number, unknown>, i);
       } else if (typeof value === "string") {
         if (value.length >= minCutString && (!best || value.length > best.size)) {
@@ -256,6 +260,7 @@ export function cutToFit<T extends Record<string, unknown>>(
       }
     };
     for (const k of Object.keys(out)) if (!keepWhole.includes(k)) visit(out as Record<string, unknown>, k);
+    best ??= lone;
     if (!best) break;
     const value = best.holder[best.key];
     if (Array.isArray(value)) value.length = Math.floor(value.length / 2);

@@ -37,17 +37,26 @@ const codeExtensions = new Set(
   ).split(" "),
 );
 
-const matchSchema = z.object({
-  relative_path: z.string(),
+const hitSchema = z.object({
   line: z.number().int().describe("1-based line where the match starts"),
   snippet: z
     .string()
     .describe("the matching line(s) with context_lines around, each prefixed with its number"),
 });
+/**
+ * Matches grouped by file, the file named once: a search's hits cluster in few files (the path
+ * was most of a match's JSON before, as it was for references).
+ */
+const fileMatchesSchema = z.object({
+  relative_path: z.string(),
+  hits: z.array(hitSchema).describe("the file's matching lines, in order"),
+});
 const output = {
   matches: z
-    .array(matchSchema)
-    .describe("the matching lines from offset on; the envelope's total counts all of them"),
+    .array(fileMatchesSchema)
+    .describe(
+      "the matching lines from offset on, grouped by file (a page may end inside a file); the envelope's total counts all of them",
+    ),
   files: z.number().int().describe("files with at least one match (all of them, not only the listed ones)"),
   complete: z
     .boolean()
@@ -57,7 +66,24 @@ const output = {
     ),
   incomplete_reason: z.string().optional(),
 };
-type Match = z.infer<typeof matchSchema>;
+type Hit = z.infer<typeof hitSchema>;
+type FileMatches = z.infer<typeof fileMatchesSchema>;
+
+/** Paging counts matching lines, not files. */
+const hitUnits = {
+  count: (files: unknown[]) => (files as FileMatches[]).reduce((n, f) => n + f.hits.length, 0),
+  take(files: unknown[], n: number): unknown[] {
+    const out: FileMatches[] = [];
+    let left = n;
+    for (const f of files as FileMatches[]) {
+      if (left <= 0) break;
+      const hits = f.hits.slice(0, left);
+      left -= hits.length;
+      out.push(hits.length === f.hits.length ? f : { ...f, hits });
+    }
+    return out;
+  },
+};
 
 export const searchForPatternTool = defineTool({
   name: "search_for_pattern",
@@ -92,7 +118,7 @@ export const searchForPatternTool = defineTool({
     max_answer_chars: maxAnswerChars,
   },
   output,
-  paging: { items: "matches", noun: "match", limit: maxListed },
+  paging: { items: "matches", noun: "match", limit: maxListed, units: hitUnits },
   annotations: readOnly,
   async run(args, ctx) {
     const project = ctx.project;
@@ -104,7 +130,7 @@ export const searchForPatternTool = defineTool({
     const start = project.sandbox.resolve(args.relative_path, { mustExist: true });
     const include = args.include_glob === undefined ? null : compileGlob(args.include_glob, "include_glob");
     const exclude = args.exclude_glob === undefined ? null : compileGlob(args.exclude_glob, "exclude_glob");
-    const matches: Match[] = [];
+    const matches: FileMatches[] = [];
     // Every matching line is counted; only those in [offset, offset + maxListed) are listed.
     const from = args.offset;
     const to = from + maxListed;
@@ -123,8 +149,8 @@ export const searchForPatternTool = defineTool({
       const last = Math.min(spans.length, to - total);
       if (first < last) {
         const lines = splitLines(text);
-        for (const span of spans.slice(first, last))
-          matches.push({ relative_path: rel, ...snippetOf(lines, span, args.context_lines) });
+        const hits = spans.slice(first, last).map((span) => snippetOf(lines, span, args.context_lines));
+        matches.push({ relative_path: rel, hits });
       }
       total += spans.length;
     };
@@ -192,22 +218,33 @@ export const searchForPatternTool = defineTool({
   },
   render(r) {
     const out: string[] = [];
-    const total = r.total ?? r.matches.length;
+    const total = r.total ?? hitUnits.count(r.matches);
     if (r.complete === false) out.push(`Incomplete: ${r.incomplete_reason}`);
     if (total === 0) {
       out.push("No matches.");
     } else {
       out.push(`${total} match${total === 1 ? "" : "es"} in ${plural(r.files, "file")}:`);
-      for (const m of r.matches) {
-        out.push(
-          m.snippet === "" ? `${m.relative_path}:${m.line}` : `${m.relative_path}:${m.line}\n${m.snippet}`,
-        );
+      for (const f of r.matches) {
+        out.push(`${f.relative_path}`);
+        f.hits.forEach((h, i) => {
+          // With context, a separator where one match's lines end and the next one's begin.
+          if (i > 0 && h.snippet.includes("\n")) out.push("  --");
+          out.push(h.snippet === "" ? `  ${h.line}:` : h.snippet.replace(/^/gm, "  "));
+        });
       }
     }
     return out.join("\n");
   },
   // Context goes first; then the wrapper lists whole matches up to the budget and names the next page.
-  shrink: [(r) => ({ ...r, matches: r.matches.map((m) => ({ ...m, snippet: matchedLinesOnly(m) })) })],
+  shrink: [
+    (r) => ({
+      ...r,
+      matches: r.matches.map((f) => ({
+        ...f,
+        hits: f.hits.map((h) => ({ ...h, snippet: matchedLinesOnly(h) })),
+      })),
+    }),
+  ],
   narrowHint:
     "Or narrow the search: a more specific pattern, a deeper relative_path, or include_glob/exclude_glob.",
 });
@@ -332,7 +369,7 @@ function numbered(lines: readonly string[], from0: number, to0: number): string 
   return out.join("\n");
 }
 
-function matchedLinesOnly(m: Match): string {
+function matchedLinesOnly(m: Hit): string {
   return m.snippet
     .split("\n")
     .filter((l) => Number.parseInt(l, 10) === m.line)

@@ -10,7 +10,14 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { makeTempProject, type TempProject } from "../helpers/fixtures.js";
-import { callOk, type EditResult, type ScalpelHandle, startScalpel } from "../helpers/mcp.js";
+import {
+  callOk,
+  type EditResult,
+  type ScalpelHandle,
+  type SearchFile,
+  searchHits,
+  startScalpel,
+} from "../helpers/mcp.js";
 
 /** `(a+)+$` backtracks exponentially on a run of `a`s that does not end the line (2.2 s for 24 of them). */
 const catastrophic = "(a+)+$";
@@ -20,7 +27,7 @@ const regexSeconds = 3;
 const marginMs = 20_000;
 
 interface SearchResult {
-  matches: Array<{ relative_path: string; line: number }>;
+  matches: SearchFile[];
   files: number;
   complete?: boolean;
   incomplete_reason?: string;
@@ -64,7 +71,7 @@ describe("deadlines and input bounds (e2e)", () => {
   const searchHello = async () => {
     const r = await callOk<SearchResult>(h, "search_for_pattern", { pattern: "hel+o" });
     assert.deepEqual(
-      r.matches.map((m) => `${m.relative_path}:${m.line}`),
+      searchHits(r).map((m) => `${m.relative_path}:${m.line}`),
       ["hello.txt:1"],
     );
     assert.notEqual(r.complete, false);
@@ -249,7 +256,7 @@ describe("the tool deadline (e2e)", () => {
       assert.match(value.text, /SCALPEL_TOOL_TIMEOUT/);
     }
     const r = await timed(() => callOk<SearchResult>(h, "search_for_pattern", { pattern: "hello" }));
-    assert.equal(r.value.matches.length, 1);
+    assert.equal(searchHits(r.value).length, 1);
     assert.ok(r.ms < 5_000, `the next search took ${r.ms} ms`);
   });
 });

@@ -15,6 +15,8 @@ import {
   type Reference,
   type ReferenceFile,
   type ScalpelHandle,
+  type SearchFile,
+  searchHits,
   sitesOf,
   startScalpel,
   stopServing,
@@ -171,7 +173,7 @@ describe("paging: search_for_pattern over 2,000 matching lines, 500 references",
       h,
       "search_for_pattern",
       args,
-      (s) => s.matches as Array<{ relative_path: string; line: number }>,
+      (s) => searchHits(s as unknown as { matches: SearchFile[] }),
     );
     assert.ok(pages.length > 2, `${pages.length} pages at the default budget`);
     for (const p of pages) {
@@ -185,19 +187,19 @@ describe("paging: search_for_pattern over 2,000 matching lines, 500 references",
 
   it("with a budget large enough, a page stops at the tool's 2,000 and says so; the next lists the rest", async () => {
     const args = { pattern: "needle", relative_path: "notes", max_answer_chars: 5_000_000 };
-    const first = await callOk<Page<unknown> & { matches: unknown[] }>(h, "search_for_pattern", args);
+    const first = await callOk<Page<unknown> & { matches: SearchFile[] }>(h, "search_for_pattern", args);
     assert.equal(first.total, needleLines.length);
-    assert.equal(first.matches.length, 2000);
+    assert.equal(searchHits(first).length, 2000);
     assert.equal(first.shown, 2000);
     assert.match(
       String(first.hint),
       /^Listed 1–2000 of \d+ matches \(this tool lists at most 2000 per call\)/,
     );
-    const rest = await callOk<Page<unknown> & { matches: unknown[] }>(h, "search_for_pattern", {
+    const rest = await callOk<Page<unknown> & { matches: SearchFile[] }>(h, "search_for_pattern", {
       ...args,
       offset: 2000,
     });
-    assert.equal(rest.matches.length, needleLines.length - 2000);
+    assert.equal(searchHits(rest).length, needleLines.length - 2000);
     assert.equal(rest.truncated, undefined);
     // A small answer: the truth, no envelope noise.
     const one = await h.call<Record<string, unknown>>("search_for_pattern", {

@@ -20,6 +20,8 @@ import {
   type EditResult,
   type FindSymbolResult,
   flatten,
+  type OutlineFile,
+  outlineSymbols,
   type ReferencesResult,
   type ScalpelHandle,
   type Sym,
@@ -112,6 +114,30 @@ describe("Rust (e2e, rust-analyzer)", { skip: skip ?? false }, () => {
     );
   });
 
+  it("a directory's overview keeps Symbol objects for files whose symbols carry details (signatures)", async () => {
+    const r = await callOk<{ files: Array<{ relative_path: string; symbols?: Sym[]; outline?: string }> }>(
+      h,
+      "get_symbols_overview",
+      { relative_path: "src" },
+    );
+    // An outline line has no room for a detail: a file is outlined only when none of its symbols has one.
+    for (const f of r.files) {
+      assert.ok((f.symbols === undefined) !== (f.outline === undefined), JSON.stringify(f));
+      if (f.symbols)
+        assert.ok(
+          f.symbols.some((s) => s.detail !== undefined),
+          JSON.stringify(f),
+        );
+    }
+    // report.rs declares `pub fn build_report(total: &Money) -> String`: its signature is kept.
+    const report = r.files.find((f) => f.relative_path === "src/report.rs");
+    const fn = report?.symbols?.find((x) => x.name_path === "build_report");
+    assert.match(fn?.detail ?? "", /Money/, JSON.stringify(report));
+    // money.rs holds only the struct (its impl blocks are members): no detail, an outline.
+    const money = r.files.find((f) => f.relative_path === "src/money.rs");
+    assert.equal(money?.outline, "Money [Struct] 3-7", JSON.stringify(money));
+  });
+
   it("find_referencing_symbols gives exactly the type-precise sites with containing symbols", async () => {
     const r = await callOk<ReferencesResult>(h, "find_referencing_symbols", {
       name_path: "Money/multiply_by_rate",
@@ -166,23 +192,27 @@ describe("Rust (e2e, rust-analyzer)", { skip: skip ?? false }, () => {
   });
 
   it("find_implementations lists both implementations of the trait and of its method", async () => {
-    const t = await callOk<{ implementations: Sym[]; complete: boolean }>(h, "find_implementations", {
+    const t = await callOk<{ implementations: OutlineFile[]; complete: boolean }>(h, "find_implementations", {
       name_path: "Priced",
       relative_path: "src/pricing.rs",
     });
     assert.equal(t.complete, true);
-    assert.deepEqual(t.implementations.map((s) => `${s.relative_path} ${s.name_path}`).sort(), [
-      "src/pricing.rs Item",
-      "src/pricing.rs Service",
-    ]);
-    const m = await callOk<{ implementations: Sym[] }>(h, "find_implementations", {
+    assert.deepEqual(
+      outlineSymbols(t.implementations)
+        .map((s) => `${s.relative_path} ${s.name_path}`)
+        .sort(),
+      ["src/pricing.rs Item", "src/pricing.rs Service"],
+    );
+    const m = await callOk<{ implementations: OutlineFile[] }>(h, "find_implementations", {
       name_path: "Priced/price",
       relative_path: "src/pricing.rs",
     });
-    assert.deepEqual(m.implementations.map((s) => `${s.name_path} ${s.kind}`).sort(), [
-      "Item/price Method",
-      "Service/price Method",
-    ]);
+    assert.deepEqual(
+      outlineSymbols(m.implementations)
+        .map((s) => `${s.name_path} ${s.kind}`)
+        .sort(),
+      ["Item/price Method", "Service/price Method"],
+    );
   });
 
   it("get_diagnostics_for_file reports an introduced type error (and none before)", async () => {

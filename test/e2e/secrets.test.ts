@@ -15,6 +15,8 @@ import { lineOf } from "../helpers/anchors.js";
 import { copyFixture, hashTree, readText, runTsc, type TempProject } from "../helpers/fixtures.js";
 import {
   callOk,
+  type OutlineFile,
+  outlineSymbols,
   type ReferencesResult,
   type ScalpelHandle,
   sitesOf,
@@ -123,12 +125,12 @@ describe("secret files (e2e, typescript-language-server)", () => {
 
   it("find_implementations: the secret implementation by place only", async () => {
     const r = await answer<{
-      implementations: Array<{ relative_path: string; name_path: string }>;
+      implementations: OutlineFile[];
       secret_sites?: Array<{ relative_path: string; line: number }>;
     }>("find_implementations", { name_path: "Sealer", relative_path: "src/shapes.ts" });
     assert.ok(!r.isError, r.text);
     assert.deepEqual(
-      r.structured.implementations.map((s) => `${s.relative_path} ${s.name_path}`),
+      outlineSymbols(r.structured.implementations).map((s) => `${s.relative_path} ${s.name_path}`),
       ["src/app.ts PlainSealer"],
     );
     const sites = (r.structured.secret_sites ?? []).map((s) => s.line);

@@ -12,6 +12,8 @@ import {
   callOk,
   type FindSymbolResult,
   flatten,
+  type OutlineFile,
+  outlineSymbols,
   type ScalpelHandle,
   type Sym,
   serveFixture,
@@ -89,17 +91,22 @@ describe("symbols (e2e, typescript-language-server)", () => {
   });
 
   it("get_symbols_overview on a directory covers its files", async () => {
-    const r = await callOk<{ files: Array<{ relative_path: string; symbols: Sym[] }>; complete: boolean }>(
+    // A directory at depth 0: each file's top level as outline lines, no Symbol objects.
+    const r = await callOk<{ files: Array<OutlineFile & { symbols?: Sym[] }>; complete: boolean }>(
       h,
       "get_symbols_overview",
       { relative_path: "src" },
+    );
+    assert.ok(
+      r.files.every((f) => f.symbols === undefined),
+      "no Symbol objects next to an outline",
     );
     const paths = r.files.map((f) => f.relative_path).sort();
     for (const p of ["src/money.ts", "src/wallet.ts", "src/crlf.ts", "src/unicode.ts", "src/util.ts"]) {
       assert.ok(paths.includes(p), `${p} in ${paths}`);
     }
     const unicode = r.files.find((f) => f.relative_path === "src/unicode.ts")!;
-    const names = unicode.symbols.map((s) => s.name_path);
+    const names = outlineSymbols([unicode]).map((s) => s.name_path);
     for (const n of ["café", "größe", "Straße"]) assert.ok(names.includes(n), `${n} in ${names}`);
   });
 
@@ -221,7 +228,7 @@ describe("symbols (e2e, typescript-language-server)", () => {
   });
 
   it("find_implementations: the interface's two classes, and its method's two implementations", async () => {
-    const r = await callOk<{ symbol: Sym; implementations: Sym[]; complete: boolean }>(
+    const r = await callOk<{ symbol: Sym; implementations: OutlineFile[]; complete: boolean }>(
       h,
       "find_implementations",
       {
@@ -231,16 +238,23 @@ describe("symbols (e2e, typescript-language-server)", () => {
     );
     assert.equal(r.complete, true);
     assert.equal(r.symbol.name_path, "Shape");
-    assert.deepEqual(r.implementations.map((s) => `${s.relative_path}#${s.name_path}`).sort(), [
-      "src/shapes.ts#Circle",
-      "src/shapes.ts#Square",
-    ]);
-    const m = await callOk<{ implementations: Sym[]; complete: boolean }>(h, "find_implementations", {
+    assert.deepEqual(
+      outlineSymbols(r.implementations)
+        .map((s) => `${s.relative_path}#${s.name_path}`)
+        .sort(),
+      ["src/shapes.ts#Circle", "src/shapes.ts#Square"],
+    );
+    const m = await callOk<{ implementations: OutlineFile[]; complete: boolean }>(h, "find_implementations", {
       name_path: "Shape/area",
       relative_path: "src/shapes.ts",
     });
     assert.equal(m.complete, true);
-    assert.deepEqual(m.implementations.map((s) => s.name_path).sort(), ["Circle/area", "Square/area"]);
+    assert.deepEqual(
+      outlineSymbols(m.implementations)
+        .map((s) => s.name_path)
+        .sort(),
+      ["Circle/area", "Square/area"],
+    );
   });
 
   it("find_declaration follows the receiver's type", async () => {
@@ -273,13 +287,30 @@ describe("symbols (e2e, typescript-language-server)", () => {
   });
 
   it("ambiguous and unknown name paths are error results that say what to do", async () => {
+    // Three methods named area in three different parents: ambiguous.
     const amb = await h.call("find_referencing_symbols", {
-      name_path: "parse",
-      relative_path: "src/parse.ts",
+      name_path: "area",
+      relative_path: "src/shapes.ts",
     });
     assert.equal(amb.isError, true, `ambiguous name path must fail: ${amb.text}`);
-    assert.match(amb.text, /parse\[0\]/, "the message lists the candidates");
-    assert.match(amb.text, /parse\[1\]/);
+    assert.match(amb.text, /ambiguous_symbol/);
+    assert.match(amb.text, /Circle\/area/, "the message lists the candidates");
+    assert.match(amb.text, /Square\/area/);
+    // Overload signatures and their implementation are one function: a bare name that matches only
+    // them is not ambiguous to the tools that ask about the symbol — but is to one that edits a
+    // single declaration's text.
+    const overloads = await h.call("replace_symbol_body", {
+      name_path: "parse",
+      relative_path: "src/parse.ts",
+      body: "export function parse(x: string | number): number | string {\n  return x;\n}",
+      dry_run: true,
+    });
+    assert.equal(overloads.isError, true, overloads.text);
+    assert.match(
+      overloads.text,
+      /parse\[0\][\s\S]*parse\[1\]/,
+      "an edit still names the overloads to pick from",
+    );
     const missing = await h.call("find_referencing_symbols", {
       name_path: "Money/noSuchMethod",
       relative_path: "src/money.ts",

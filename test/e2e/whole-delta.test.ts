@@ -33,7 +33,7 @@ interface WholeEditResult extends EditResult {
   diagnostics_delta?: {
     new: Diagnostic[];
     resolved: Diagnostic[];
-    checked_files: string[];
+    checked_count: number;
     complete: boolean;
     incomplete_reason?: string;
   };
@@ -102,7 +102,8 @@ describe("diagnostics_delta: callers in other files (e2e, tsserver)", () => {
     assert.ok(delta, `no delta: ${JSON.stringify(r)}`);
     assert.deepEqual(codes(delta.new, "src/lib.ts"), ["2339"], JSON.stringify(delta));
     assert.deepEqual(codes(delta.new, "src/caller.ts"), ["2322"], JSON.stringify(delta));
-    assert.ok(delta.checked_files.includes("src/caller.ts"));
+    // Compared: the edited file and its caller (those with findings are named in new).
+    assert.ok(delta.checked_count >= 2, JSON.stringify(delta));
     assert.equal(delta.complete, true, delta.incomplete_reason);
     assert.equal(delta.resolved.length, 0);
   });
@@ -129,7 +130,7 @@ describe("diagnostics_delta: callers in other files (e2e, tsserver)", () => {
       `the big file's last use: ${JSON.stringify(own.slice(0, 5))}`,
     );
     assert.equal(own.length, 2, JSON.stringify(own));
-    assert.deepEqual(codes(delta.new, "big/src/caller.ts"), ["2322"], JSON.stringify(delta.checked_files));
+    assert.deepEqual(codes(delta.new, "big/src/caller.ts"), ["2322"], JSON.stringify(delta).slice(0, 2000));
     assert.equal(delta.complete, true, delta.incomplete_reason);
   });
 });
@@ -212,7 +213,6 @@ describe("Rust: a rename that macro bodies defeat (e2e, rust-analyzer)", { skip:
       inMacro.some((d) => d.severity === "error" && String(d.code) === "E0433" && d.line === macroLine),
       `the macro body's error in the delta: ${JSON.stringify(delta)}`,
     );
-    assert.ok(delta.checked_files.includes("src/macros.rs"));
 
     const file = await callOk<FileDiagnostics>(h, "get_diagnostics_for_file", {
       relative_path: "src/macros.rs",

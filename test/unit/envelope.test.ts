@@ -249,8 +249,20 @@ describe("paged lists: N of TOTAL, why, and a next call that walks the whole set
     line: i + 1,
     snippet: `${i + 1}: const value${i} = compute(input); // some text that makes the line longer`,
   }));
+  /** Matching lines grouped by file as the tool groups them: consecutive lines of one file together. */
+  const grouped = (list: typeof all) => {
+    const out: Array<{ relative_path: string; hits: Array<{ line: number; snippet: string }> }> = [];
+    for (const { relative_path, ...hit } of list) {
+      const last = out.at(-1);
+      if (last?.relative_path === relative_path) last.hits.push(hit);
+      else out.push({ relative_path, hits: [hit] });
+    }
+    return out;
+  };
+  const linesOf = (matches: unknown) =>
+    (matches as Array<{ hits: Array<{ line: number }> }>).flatMap((f) => f.hits.map((h) => h.line));
   const searchAnswer = (offset: number) => ({
-    matches: all.slice(offset, offset + ((search.paging?.limit as number | undefined) ?? Infinity)),
+    matches: grouped(all.slice(offset, offset + ((search.paging?.limit as number | undefined) ?? Infinity))),
     files: 101,
     total: all.length,
   });
@@ -269,8 +281,8 @@ describe("paged lists: N of TOTAL, why, and a next call that walks the whole set
       const fitted = fitBudget(search, searchAnswer(offset), 5000, args);
       check(search, fitted, `page ${page}`);
       assert.ok(JSON.stringify(fitted).length <= 5000);
-      const listed = fitted.matches as Array<{ line: number }>;
-      seen.push(...listed.map((m) => m.line));
+      const listed = linesOf(fitted.matches);
+      seen.push(...listed);
       assert.equal(fitted.total, all.length);
       if (!fitted.truncated) break;
       assert.equal(fitted.shown, listed.length);
@@ -307,7 +319,7 @@ describe("paged lists: N of TOTAL, why, and a next call that walks the whole set
     const last = fitBudget(search, second, big, args);
     assert.equal(last, second, "the rest fits: returned as it is");
     assert.ok(!("truncated" in last) && !("next" in last) && !("shown" in last));
-    assert.equal((last.matches as unknown[]).length, 345);
+    assert.equal(linesOf(last.matches).length, 345);
   });
 
   test("every reference listed but context dropped: next is the same call with room for it", () => {
@@ -345,17 +357,17 @@ describe("paged lists: N of TOTAL, why, and a next call that walks the whole set
 
   test("a single item over the whole budget is listed with its long text cut, so next moves on", () => {
     const huge = { relative_path: "src/min.js", line: 7, snippet: `7: ${"x".repeat(5000)}` };
-    const answer = { matches: [huge, ...all.slice(0, 5)], files: 2, total: 6 };
+    const answer = { matches: grouped([huge, ...all.slice(0, 5)]), files: 2, total: 6 };
     const fitted = fitBudget(search, answer, 1500, { pattern: "x" });
     check(search, fitted, "one huge item");
     assert.ok(JSON.stringify(fitted).length <= 1500);
     assert.equal(fitted.shown, 1);
-    assert.equal((fitted.matches as Array<{ line: number }>)[0]?.line, 7);
+    assert.deepEqual(linesOf(fitted.matches), [7]);
     assert.equal(fitted.next, `search_for_pattern ${JSON.stringify({ pattern: "x", offset: 1 })}`);
   });
 
   test("an unshortened page — first or last — carries total but never truncated, shown or next", () => {
-    const small = { matches: all.slice(2340), files: 3, total: 2345 };
+    const small = { matches: grouped(all.slice(2340)), files: 3, total: 2345 };
     assert.equal(fitBudget(search, small, 20_000, { pattern: "x", offset: 2340 }), small);
     const none = { matches: [], files: 0, total: 0 };
     assert.equal(fitBudget(search, none, 20_000, { pattern: "x" }), none);

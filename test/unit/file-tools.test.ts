@@ -17,6 +17,7 @@ import { searchForPatternTool } from "../../src/tools/search-for-pattern.js";
 import type { ToolContext, ToolDef } from "../../src/tools/tool.js";
 import type { Workspace } from "../../src/workspace.js";
 import { makeTempProject, type TempProject } from "../helpers/fixtures.js";
+import { type SearchFile, searchHits } from "../helpers/mcp.js";
 
 let tmp: TempProject;
 let project: Project;
@@ -227,9 +228,7 @@ describe("find_file", () => {
 describe("search_for_pattern", () => {
   test("matches with 1-based lines and numbered snippets; ignored, secret, binary and outside files skipped", async () => {
     const r = await call(searchForPatternTool, { pattern: "alpha" });
-    const where = r.matches.map(
-      (m: { relative_path: string; line: number }) => `${m.relative_path}:${m.line}`,
-    );
+    const where = searchHits(r).map((m) => `${m.relative_path}:${m.line}`);
     assert.deepEqual(where, [
       "docs/readme.md:2",
       "src/a.ts:1",
@@ -239,7 +238,12 @@ describe("search_for_pattern", () => {
       "src/emoji.ts:1",
       "src/nested/c.ts:1",
     ]);
-    assert.equal(r.matches[1].snippet, "1: export function alpha() {");
+    assert.equal(searchHits(r)[1]?.snippet, "1: export function alpha() {");
+    // Each file is named once, its lines under it.
+    assert.deepEqual(
+      r.matches.map((f: SearchFile) => `${f.relative_path} ${f.hits.map((h) => h.line).join(",")}`),
+      ["docs/readme.md 2", "src/a.ts 1,5", "src/b.ts 1,2", "src/emoji.ts 1", "src/nested/c.ts 1"],
+    );
   });
 
   test("context lines, include/exclude globs, code_files_only", async () => {
@@ -249,20 +253,23 @@ describe("search_for_pattern", () => {
       context_lines: 1,
     });
     assert.deepEqual(r.matches, [
-      { relative_path: "src/a.ts", line: 2, snippet: "1: export function alpha() {\n2:   return 1;\n3: }" },
+      {
+        relative_path: "src/a.ts",
+        hits: [{ line: 2, snippet: "1: export function alpha() {\n2:   return 1;\n3: }" }],
+      },
     ]);
     const inc = await call(searchForPatternTool, { pattern: "alpha", include_glob: "*.md" });
     assert.deepEqual(
-      inc.matches.map((m: { relative_path: string }) => m.relative_path),
+      inc.matches.map((m: SearchFile) => m.relative_path),
       ["docs/readme.md"],
     );
     const exc = await call(searchForPatternTool, { pattern: "alpha", exclude_glob: "src/**" });
     assert.deepEqual(
-      exc.matches.map((m: { relative_path: string }) => m.relative_path),
+      exc.matches.map((m: SearchFile) => m.relative_path),
       ["docs/readme.md"],
     );
     const code = await call(searchForPatternTool, { pattern: "[Aa]lpha", code_files_only: true });
-    assert.ok(code.matches.every((m: { relative_path: string }) => m.relative_path.endsWith(".ts")));
+    assert.ok(code.matches.every((m: SearchFile) => m.relative_path.endsWith(".ts")));
   });
 
   test("multi-line patterns report the first line and show every matched line", async () => {
@@ -271,7 +278,10 @@ describe("search_for_pattern", () => {
       relative_path: "src/a.ts",
     });
     assert.deepEqual(r.matches, [
-      { relative_path: "src/a.ts", line: 1, snippet: "1: export function alpha() {\n2:   return 1;" },
+      {
+        relative_path: "src/a.ts",
+        hits: [{ line: 1, snippet: "1: export function alpha() {\n2:   return 1;" }],
+      },
     ]);
   });
 
@@ -280,7 +290,7 @@ describe("search_for_pattern", () => {
     assert.match(e.message, /Unterminated group|Invalid regular expression/);
     await fails(call(searchForPatternTool, { pattern: "KEY", relative_path: ".env" }), "secret_file");
     const log = await call(searchForPatternTool, { pattern: "alpha", relative_path: "debug.log" });
-    assert.equal(log.matches.length, 1);
+    assert.equal(searchHits(log).length, 1);
   });
 
   test("over budget through the wrapper: context goes, then whole matches, with N of TOTAL and the next page", async () => {
@@ -294,7 +304,7 @@ describe("search_for_pattern", () => {
     });
     const sc = res.structuredContent as {
       truncated: boolean;
-      matches: Array<{ line: number; snippet: string }>;
+      matches: SearchFile[];
       total: number;
       shown: number;
       files: number;
@@ -303,9 +313,14 @@ describe("search_for_pattern", () => {
     assert.equal(sc.truncated, true);
     assert.equal(sc.total, 300);
     assert.equal(sc.files, 1);
-    assert.equal(sc.shown, sc.matches.length);
+    assert.equal(sc.shown, searchHits(sc).length);
+    assert.equal(sc.matches.length, 1, "one file, named once");
     assert.ok(sc.shown > 0 && sc.shown < 300);
-    assert.equal(sc.matches[0]?.snippet, `1: needle 0 ${"y".repeat(30)}`, "context dropped, the line kept");
+    assert.equal(
+      sc.matches[0]?.hits[0]?.snippet,
+      `1: needle 0 ${"y".repeat(30)}`,
+      "context dropped, the line kept",
+    );
     assert.equal(sc.next, `search_for_pattern ${JSON.stringify({ ...args, offset: sc.shown })}`);
     assert.ok(JSON.stringify(sc).length <= 1000);
     assert.match(res.content[0]?.text ?? "", /300 matches in 1 file/);
