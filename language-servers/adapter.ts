@@ -64,6 +64,12 @@ export interface LanguageAdapter {
    */
   renameLeftovers?: { alsoScanFilesMatching: RegExp };
   /**
+   * References are asked with `includeDeclaration: true` (the declaration itself is dropped by
+   * position): TypeScript 7's native server counts import specifiers as declarations and leaves
+   * the import sites out of an `includeDeclaration: false` answer.
+   */
+  referencesWithDeclaration?: boolean;
+  /**
    * How `get_project_diagnostics` checks the whole project: the compiler run as a command. Without
    * it the server is asked for `workspace/diagnostic` when it announces `workspaceDiagnostics`,
    * and the answer says `complete: false` when it does not.
@@ -94,6 +100,8 @@ export type AskProject = (
 /** The part of a session a project question needs. */
 export interface ProjectServer {
   executeCommand<R>(command: string, args: unknown[], opts?: RequestOptions): Promise<R>;
+  /** Any LSP request (TypeScript 7's `custom/projectInfo`); absent in fakes that only run commands. */
+  request?<R>(method: string, params: unknown, opts?: RequestOptions): Promise<R>;
 }
 
 export interface ServerProject {

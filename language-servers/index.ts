@@ -6,6 +6,7 @@ import { customAdapter } from "./custom.js";
 import { dartAdapter } from "./dart.js";
 import { rustAnalyzerAdapter } from "./rust-analyzer.js";
 import { typescriptAdapter } from "./typescript.js";
+import { type TypescriptBackend, typescriptBackend, typescriptNativeAdapter } from "./typescript-native.js";
 
 /**
  * Every adapter's symbols, after its own clean-up, get the one declaration model: where each
@@ -29,6 +30,18 @@ export const adapters: readonly LanguageAdapter[] = builtIn.map(withDeclarations
 /** The built-in adapters as they run for a project the user has not trusted (src/project/trust.ts). */
 const untrustedAdapters: readonly LanguageAdapter[] = builtIn.map((a) => withDeclarations(a.untrusted()));
 
+const native = withDeclarations(typescriptNativeAdapter);
+const untrustedNative = withDeclarations(typescriptNativeAdapter.untrusted());
+
+/** Every built-in server `scalpel doctor` probes: both TypeScript backends. */
+export const probedAdapters: readonly LanguageAdapter[] = [adapters[0]!, native, ...adapters.slice(1)];
+
+/** Which TypeScript backend a project gets (`typescript_backend`, SCALPEL_TS_BACKEND, its TypeScript major). */
+export interface TypescriptChoice {
+  root?: string;
+  backend?: TypescriptBackend | undefined;
+}
+
 /**
  * The adapters of one project: the built-in ones plus those declared in its project.yml
  * (`language_servers`); a declared server with a built-in id replaces the built-in one. For a
@@ -38,8 +51,12 @@ const untrustedAdapters: readonly LanguageAdapter[] = builtIn.map((a) => withDec
 export function adaptersFor(
   declared: Readonly<Record<string, LanguageServerConfig>> = {},
   trust: { readonly trusted: boolean },
+  typescript: TypescriptChoice = {},
 ): LanguageAdapter[] {
-  const base = trust.trusted ? adapters : untrustedAdapters;
+  const tsNative = typescriptBackend(typescript.root, typescript.backend).backend === "native";
+  const base = (trust.trusted ? adapters : untrustedAdapters).map((a) =>
+    tsNative && a.id === "typescript" ? (trust.trusted ? native : untrustedNative) : a,
+  );
   const builtInIds = new Set(base.map((a) => a.id));
   const custom = Object.entries(declared)
     .filter(([id]) => trust.trusted || !builtInIds.has(id))

@@ -357,7 +357,7 @@ interface ProjectInfoResponse {
  * answers `/dev/null/inferredProject1*` (an inferred project with default options); with
  * `needFileNameList` the body lists every file of the project, lib .d.ts files included.
  */
-const inferredNote =
+export const inferredNote =
   "outside every tsconfig: checked as an inferred project with default options — errors such as implicit any may be noise";
 
 const askProject: AskProject = async (server, file, opts) => {
@@ -391,7 +391,8 @@ function typescriptAdapterFor(trusted: boolean): LanguageAdapter {
   };
 }
 
-const typescriptCommon: Omit<LanguageAdapter, "spec" | "untrusted"> = {
+/** What both TypeScript backends share (the native one overrides its server-specific parts). */
+export const typescriptCommon: Omit<LanguageAdapter, "spec" | "untrusted"> = {
   id: "typescript",
   displayName: "TypeScript / JavaScript",
   extensions: [".ts", ".tsx", ".js", ".jsx", ".mts", ".cts"],

@@ -6,7 +6,8 @@
 import { realpath } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { LanguageAdapter } from "../language-servers/adapter.js";
-import { adapters, adaptersFor } from "../language-servers/index.js";
+import { adapters, adaptersFor, probedAdapters } from "../language-servers/index.js";
+import { typescriptBackend } from "../language-servers/typescript-native.js";
 import { configFile, readProjectConfig, splitSecretAllowances } from "./project/config.js";
 import { detectLanguages } from "./project/detect.js";
 import { IgnoreRules } from "./project/ignore.js";
@@ -24,12 +25,14 @@ async function line(adapter: LanguageAdapter, root?: string): Promise<string> {
 export async function doctorReport(project?: string, cwd = process.cwd()): Promise<string> {
   const lines = [`scalpel ${version} on Node ${process.version}`];
   // Probes run one after another: each may start a process, and the output order is the list's.
-  for (const adapter of adapters) lines.push(await line(adapter));
+  for (const adapter of probedAdapters) lines.push(await line(adapter));
   if (project !== undefined) {
     const given = resolve(cwd, project);
     const root = await realpath(given).catch(() => given);
     const { config, text } = await readProjectConfig(root);
     const declared = Object.keys(config.language_servers);
+    const ts = typescriptBackend(root, config.typescript_backend);
+    lines.push(`project ${project}: TypeScript backend ${ts.backend} (${ts.why})`);
     lines.push(
       declared.length === 0
         ? `project ${project}: no language servers declared in ${configFile}`

@@ -65,9 +65,10 @@ export const getProjectDiagnosticsTool = defineTool({
       mustExist: true,
     }).rel;
     const languages = new Set(ctx.workspace.languages);
-    const adapters = adaptersFor(project.config.language_servers, project.trust).filter((a) =>
-      languages.has(a.id),
-    );
+    const adapters = adaptersFor(project.config.language_servers, project.trust, {
+      root: project.root,
+      backend: project.config.typescript_backend,
+    }).filter((a) => languages.has(a.id));
     const manifestNames = new Set(adapters.flatMap((a) => (a.projectCheck ? [a.projectCheck.manifest] : [])));
     const manifests = await findManifests(project, manifestNames, ctx.signal);
     const found: Found[] = [];

@@ -80,7 +80,7 @@ describe("lifecycle (e2e)", () => {
       await h.call("find_symbol", { name_path_pattern: "Money", include_body: true });
       await h.call("get_diagnostics_for_file", { relative_path: "src/wallet.ts" });
       await h.call("read_file", { relative_path: "src/nope.ts" }); // an error result
-      await h.call("find_referencing_symbols", { name_path: "parse", relative_path: "src/parse.ts" }); // ambiguous
+      await h.call("find_referencing_symbols", { name_path: "area", relative_path: "src/shapes.ts" }); // ambiguous
       await h.call("initial_instructions");
       await h.client.ping();
     } finally {
@@ -112,9 +112,11 @@ describe("lifecycle (e2e)", () => {
       throw e;
     }
     assert.ok(tree.includes(lsPid), `language server ${lsPid} is a descendant of scalpel ${h.pid}: ${tree}`);
+    // tsls runs tsserver as a child; TypeScript 7's native server is one process.
+    const least = process.env.SCALPEL_TS_BACKEND === "native" ? 1 : 2;
     assert.ok(
-      tree.length >= 2,
-      `typescript-language-server and tsserver at least: ${describeSurvivors(tree)}`,
+      tree.length >= least,
+      `the whole server tree (${least}+ processes): ${describeSurvivors(tree)}`,
     );
     const exit = await h.close();
     assert.equal(exit.exitedOnItsOwn, true, "scalpel exits by itself when stdin closes");
