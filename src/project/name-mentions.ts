@@ -19,6 +19,8 @@ export interface Mentions {
   files: CheckedPath[];
   /** Set when the scan hit `maxScannedFiles` before the end of the tree. */
   stopped?: { scanned: number };
+  /** The directories read, project-relative (`.` for the root): where a change alters the answer. */
+  dirs: string[];
 }
 
 export async function filesMentioning(
@@ -31,17 +33,22 @@ export async function filesMentioning(
   const word = new RegExp(`(?<![\\w$])${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\w$])`);
   const mint = project.sandbox.walker(project.sandbox.resolve("."));
   const files: CheckedPath[] = [];
+  const dirs = ["."];
   let scanned = 0;
   for await (const entry of walkFiles(project.root, ".", project.ignore, {
     skipIgnored: true,
     ...(signal ? { signal } : {}),
   })) {
-    if (entry.isDir || skip.has(entry.rel)) continue;
+    if (entry.isDir) {
+      dirs.push(entry.rel);
+      continue;
+    }
+    if (skip.has(entry.rel)) continue;
     if (project.pool.adapterForPath(entry.rel)?.id !== adapter.id) continue;
     // Secret files get no checked path: never read, never opened.
     const path = mint(entry.rel);
     if (!path) continue;
-    if (scanned >= maxScannedFiles) return { files, stopped: { scanned } };
+    if (scanned >= maxScannedFiles) return { files, stopped: { scanned }, dirs };
     scanned++;
     const text = await readProjectText(path.abs, path.rel).then(
       (f) => f.text,
@@ -49,5 +56,5 @@ export async function filesMentioning(
     );
     if (word.test(text)) files.push(path);
   }
-  return { files };
+  return { files, dirs };
 }

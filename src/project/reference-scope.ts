@@ -9,8 +9,13 @@
 import type { LanguageAdapter, ProjectServer } from "../../language-servers/adapter.js";
 import type { CheckedPath } from "../security/sandbox.js";
 import { answeringProject, type ProjectAnswer } from "./answering-project.js";
-import { filesMentioning } from "./name-mentions.js";
+import { filesMentioning, type Mentions } from "./name-mentions.js";
 import type { Project } from "./project.js";
+import {
+  type ReferenceScopeCache,
+  referenceScopeCache,
+  type WatchedSession,
+} from "./reference-scope-cache.js";
 
 /**
  * Files outside the defining project open at once. Documents keeps the 40 most recently used open,
@@ -23,7 +28,8 @@ export const maxOutsideFiles = 200;
 
 export interface ScopeQuery {
   project: Project;
-  session: ProjectServer & { sync(abs: string): Promise<unknown> };
+  /** Synced with the disk in this call already (the defining file was), so its change reports are in. */
+  session: ProjectServer & WatchedSession & { sync(abs: string): Promise<unknown> };
   adapter: LanguageAdapter;
   /** The defining file, open in the session. */
   file: { abs: string; uri: string };
@@ -43,18 +49,12 @@ export interface ReferenceScope {
 
 /** Which project answers for the defining file, and which files outside it may reference the symbol. */
 export async function referenceScope(q: ScopeQuery): Promise<ReferenceScope> {
-  const scope = await answeringProject({
-    sandbox: q.project.sandbox,
-    adapter: q.adapter,
-    server: q.session,
-    file: q.file,
-    listFiles: true,
-    log: q.project.log,
-    ...(q.signal ? { signal: q.signal } : {}),
-  });
+  // Reused while the disk stays the same (reference-scope-cache.ts): a warm call asks nothing.
+  const cache = referenceScopeCache(q.project.root, q.session);
+  const scope = cache.project(q.file.abs) ?? (await askProject(q, cache));
   // Servers that cannot list a project's files (rust-analyzer) load the whole workspace anyway.
   if (!scope?.files) return scope ? { scope, outside: [] } : { outside: [] };
-  const mentions = await filesMentioning(q.project, q.adapter, q.name, scope.files, q.signal);
+  const mentions = cache.mentionsOf(scope.files, q.name) ?? (await scan(q, cache, scope.files));
   const outside = mentions.files.slice(0, maxOutsideFiles);
   const rest = mentions.files.slice(maxOutsideFiles).map((p) => p.rel);
   const where = scope.project ? `outside ${scope.project}` : "outside the file's project";
@@ -68,6 +68,29 @@ export async function referenceScope(q: ScopeQuery): Promise<ReferenceScope> {
     return { scope, outside, unchecked };
   }
   return { scope, outside };
+}
+
+async function askProject(q: ScopeQuery, cache: ReferenceScopeCache): Promise<ProjectAnswer | undefined> {
+  const mark = cache.mark;
+  const scope = await answeringProject({
+    sandbox: q.project.sandbox,
+    adapter: q.adapter,
+    server: q.session,
+    file: q.file,
+    listFiles: true,
+    log: q.project.log,
+    ...(q.signal ? { signal: q.signal } : {}),
+  });
+  if (scope) cache.keepProject(mark, q.file.abs, scope);
+  return scope;
+}
+
+async function scan(q: ScopeQuery, cache: ReferenceScopeCache, skip: ReadonlySet<string>): Promise<Mentions> {
+  const mark = cache.mark;
+  const mentions = await filesMentioning(q.project, q.adapter, q.name, skip, q.signal);
+  // A scan cut short by the caller's cancellation is not the disk's answer.
+  if (!q.signal?.aborted) cache.keepMentions(mark, skip, q.name, mentions);
+  return mentions;
 }
 
 /**

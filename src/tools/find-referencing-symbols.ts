@@ -6,10 +6,11 @@ import { pathToUri } from "../lsp/uri.js";
 import { answeringProject, type ProjectAnswer } from "../project/answering-project.js";
 import type { Project } from "../project/project.js";
 import { askPerBatch, referenceScope, type ScopeQuery } from "../project/reference-scope.js";
+import { siteTextCache } from "../project/site-text-cache.js";
 import type { Located, Sandbox } from "../security/sandbox.js";
 import { checkKinds, kindNames } from "../symbols/kinds.js";
 import { symbolSchema, toSymbolResult } from "../symbols/result.js";
-import { containingSymbol, type SymbolNode } from "../symbols/tree.js";
+import { containingSymbol, type SymbolNode, symbolAt } from "../symbols/tree.js";
 import { completeness, completenessOf, maxAnswerChars, offsetParam, plural, snippet } from "./common.js";
 import { isImportSite } from "./import-sites.js";
 import { FileViews, normalizeLocations, samePosition } from "./locations.js";
@@ -147,7 +148,7 @@ export async function collectReferences(q: ReferenceQuery): Promise<ReferenceAns
       {
         textDocument: { uri: q.uri },
         position: q.node.selectionRange.start,
-        context: { includeDeclaration: false },
+        context: { includeDeclaration: q.adapter.referencesWithDeclaration === true },
       },
       q.signal ? { signal: q.signal } : {},
     );
@@ -162,7 +163,7 @@ export async function collectReferences(q: ReferenceQuery): Promise<ReferenceAns
       seen.add(key);
       return true;
     });
-  const views = new FileViews(q.project, q.signal);
+  const views = new FileViews(q.project, q.signal, siteTextCache(q.session));
   const projectOf = (rel: string, abs: string, uri: string): Promise<string | null | undefined> => {
     if (scope === undefined || scope.files?.has(rel)) return Promise.resolve(undefined);
     let p = projects.get(rel);
@@ -172,8 +173,10 @@ export async function collectReferences(q: ReferenceQuery): Promise<ReferenceAns
     }
     return p;
   };
+  const placed = oncePerPlace(raw, q.project.sandbox);
+  await views.readAhead(placed.flatMap(({ where }) => (where.kind === "file" ? [where.path] : [])));
   const refs: Reference[] = [];
-  for (const { loc, where } of oncePerPlace(raw, q.project.sandbox)) {
+  for (const { loc, where } of placed) {
     if (loc.uri === q.uri && samePosition(loc.range.start, q.node.selectionRange.start)) continue;
     if (where.kind === "secret") {
       // Its place only: a snippet or containing symbol would show the secret file's content.
@@ -188,6 +191,11 @@ export async function collectReferences(q: ReferenceQuery): Promise<ReferenceAns
     }
     const path = where.path;
     const view = await views.get(path);
+    // Asked with the declaration (see `referencesWithDeclaration`), the server also lists the
+    // symbol's other declarations (overload signatures): sites where a symbol of its name and kind
+    // is declared, which an answer without the declaration leaves out.
+    if (q.adapter.referencesWithDeclaration && view.roots && declares(view.roots, loc.range.start, q.node))
+      continue;
     const container = view.roots ? containingSymbol(view.roots, loc.range.start) : null;
     const project = await projectOf(path.rel, path.abs, loc.uri);
     if (isImportSite(view.lines, loc.range.start.line)) {
@@ -251,6 +259,13 @@ export function oncePerPlace(
     out.push({ loc, where });
   }
   return out;
+}
+
+function declares(roots: readonly SymbolNode[], pos: Location["range"]["start"], like: SymbolNode): boolean {
+  const s = symbolAt(roots, pos);
+  return (
+    s !== null && s.name === like.name && s.kind === like.kind && samePosition(s.selectionRange.start, pos)
+  );
 }
 
 /** The longest site line quoted whole; a longer one is cut, since `line` and `column` locate it. */
@@ -426,7 +441,7 @@ export const findReferencingSymbolsTool = defineTool({
     const project = ctx.project;
     const include = checkKinds(args.include_kinds, "include_kinds");
     const exclude = checkKinds(args.exclude_kinds, "exclude_kinds");
-    const { file, node } = await resolveSymbol(project, args.relative_path, args.name_path, ctx.signal);
+    const { file, node } = await resolveSymbol(project, args.relative_path, args.name_path, ctx.signal, true);
     const answer = await collectReferences({
       project,
       session: file.session,

@@ -1,4 +1,5 @@
 import * as assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -152,6 +153,29 @@ test("errors caused by another file's change are reported after didWrite", async
   writeFileSync(file("shapes.ts"), shapes);
   await session.didWrite([file("shapes.ts")]);
   assert.deepEqual((await session.diagnostics(path)).diagnostics, []);
+});
+
+test("onDiskChange tells of scalpel's writes and of other processes' changes, as a sync takes them", async () => {
+  const told: string[] = [];
+  const stop = session.onDiskChange((paths) => told.push(...paths));
+  await session.sync(file("use.ts"));
+  assert.equal(session.watches(join(root, "src")), true, "tsls registers file watchers: the tree is watched");
+  told.length = 0;
+  await session.didWrite([file("use.ts")]);
+  assert.ok(told.includes(file("use.ts")), JSON.stringify(told));
+  told.length = 0;
+  execFileSync(process.execPath, [
+    "-e",
+    "require('fs').writeFileSync(process.argv[1], '// new\\n')",
+    file("late.ts"),
+  ]);
+  await session.sync(file("use.ts"));
+  assert.ok(told.includes(file("late.ts")), JSON.stringify(told));
+  const heard = told.length;
+  stop();
+  rmSync(file("late.ts"));
+  await session.sync(file("use.ts"));
+  assert.equal(told.length, heard, "a stopped listener hears nothing more");
 });
 
 test("shutdown leaves no process alive", async () => {

@@ -7,7 +7,7 @@
  * covered end to end in test/e2e/projects.test.ts.
  */
 import * as assert from "node:assert/strict";
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { adapters } from "../../language-servers/index.js";
@@ -36,13 +36,32 @@ async function put(rel: string, text: string): Promise<void> {
   await writeFile(abs, text);
 }
 
-/** Answers `projectInfo` like tsls 5.3.0 does, and records which files were opened. */
+/**
+ * Answers `projectInfo` like tsls 5.3.0 does, and records which files were opened. Its disk
+ * reports are the test's to make (`changed`); `watched: false` is a session whose silence says
+ * nothing (no watcher, or not on that directory).
+ */
 function tsServer(configFileName: string, fileNames: string[]) {
   const opened: string[] = [];
   const commands: unknown[][] = [];
+  const listeners = new Set<(paths: readonly string[]) => void>();
   return {
     opened,
     commands,
+    watched: true,
+    /** Directories (project-relative) without a watch, as past a heavy directory's top. */
+    unwatched: [] as string[],
+    startedAt: 1,
+    onDiskChange(listener: (paths: readonly string[]) => void): () => void {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    watches(absDir: string): boolean {
+      return this.watched && !this.unwatched.some((rel) => join(tmp.dir, rel) === absDir);
+    },
+    changed(rels: string[]): void {
+      for (const listener of listeners) listener(rels.map((rel) => join(tmp.dir, rel)));
+    },
     async executeCommand<R>(command: string, args: unknown[]): Promise<R> {
       commands.push([command, ...args]);
       return {
@@ -199,5 +218,109 @@ describe("answeringProject", () => {
       file: widget(),
     });
     assert.equal(r, undefined);
+  });
+});
+
+describe("referenceScope between calls", () => {
+  const config = () => join(tmp.dir, "tsconfig.json");
+  const inProject = () => ["src/widget.ts", "src/use.ts", ...outsideFiles].map((r) => join(tmp.dir, r));
+  const query = (server: ReturnType<typeof tsServer>) => ({
+    project,
+    session: server,
+    adapter: ts,
+    file: widget(),
+    name: "Widget",
+  });
+  const outsideOf = async (server: ReturnType<typeof tsServer>) =>
+    (await referenceScope(query(server))).outside.map((p) => p.rel);
+
+  test("a warm call asks the server nothing and reads no file until a change is reported", async () => {
+    const server = tsServer(config(), inProject());
+    assert.deepEqual(await outsideOf(server), []);
+    await put("scripts/late.ts", "export const late = new Widget();\n");
+    try {
+      // Not reported yet: the answer is the one kept, so neither projectInfo nor the scan ran again.
+      assert.deepEqual(await outsideOf(server), []);
+      assert.equal(server.commands.length, 1);
+      // Reported (a watcher event, or scalpel's own write): asked and scanned again.
+      server.changed(["scripts/late.ts"]);
+      assert.deepEqual(await outsideOf(server), ["scripts/late.ts"]);
+      assert.equal(server.commands.length, 2);
+      assert.deepEqual(await outsideOf(server), ["scripts/late.ts"]);
+      assert.equal(server.commands.length, 2);
+      // A file that stops mentioning the name drops out the same way.
+      await put("scripts/late.ts", "export const late = 1;\n");
+      server.changed(["scripts/late.ts"]);
+      assert.deepEqual(await outsideOf(server), []);
+    } finally {
+      await rm(join(tmp.dir, "scripts/late.ts"), { force: true });
+    }
+  });
+
+  test("changes to scalpel's own state under .scalpel/ keep what is known", async () => {
+    const server = tsServer(config(), inProject());
+    await outsideOf(server);
+    server.changed([".scalpel/cache/symbols.json", ".scalpel/journal/1.json"]);
+    await outsideOf(server);
+    assert.equal(server.commands.length, 1);
+  });
+
+  test("nothing is kept where a change would go unreported", async () => {
+    const server = tsServer(config(), inProject());
+    server.watched = false;
+    assert.deepEqual(await outsideOf(server), []);
+    await put("scripts/late.ts", "new Widget();\n");
+    try {
+      assert.deepEqual(await outsideOf(server), ["scripts/late.ts"]);
+      assert.equal(server.commands.length, 2);
+    } finally {
+      await rm(join(tmp.dir, "scripts/late.ts"), { force: true });
+    }
+  });
+
+  test("a scan that read an unwatched directory is made again; the project answer is kept", async () => {
+    const server = tsServer(config(), inProject());
+    server.unwatched = ["scripts"];
+    assert.deepEqual(await outsideOf(server), []);
+    await put("scripts/late.ts", "new Widget();\n");
+    try {
+      assert.deepEqual(await outsideOf(server), ["scripts/late.ts"]);
+      assert.equal(server.commands.length, 1);
+    } finally {
+      await rm(join(tmp.dir, "scripts/late.ts"), { force: true });
+    }
+  });
+
+  test("a kept scan is not used once a directory it read lost its watch", async () => {
+    const server = tsServer(config(), inProject());
+    assert.deepEqual(await outsideOf(server), []);
+    await put("scripts/late.ts", "new Widget();\n");
+    try {
+      server.unwatched = ["scripts"];
+      assert.deepEqual(await outsideOf(server), ["scripts/late.ts"]);
+    } finally {
+      await rm(join(tmp.dir, "scripts/late.ts"), { force: true });
+    }
+  });
+
+  test("an inferred project's file list (whatever loose files are open) is asked for every call", async () => {
+    const server = tsServer("/dev/null/inferredProject1*", [join(tmp.dir, "src/widget.ts")]);
+    await outsideOf(server);
+    await outsideOf(server);
+    assert.equal(server.commands.length, 2);
+  });
+
+  test("a computation that a change overtook is not kept", async () => {
+    const server = tsServer(config(), inProject());
+    const ask = server.executeCommand.bind(server);
+    // The change is reported while projectInfo is in flight.
+    server.executeCommand = async <R>(command: string, args: unknown[]): Promise<R> => {
+      server.changed(["src/use.ts"]);
+      return ask<R>(command, args);
+    };
+    await outsideOf(server);
+    server.executeCommand = ask;
+    await outsideOf(server);
+    assert.equal(server.commands.length, 2);
   });
 });
