@@ -13,6 +13,7 @@ import { outputShapeOf } from "./tools/envelope.js";
 import { allTools, toolsFor } from "./tools/index.js";
 import { serverInstructions } from "./tools/instructions.js";
 import { runTool, scrubPaths, sdkToolError } from "./tools/run-tool.js";
+import { startIndexing, whileToolRuns } from "./tools/symbol-index-build.js";
 import { writesFiles } from "./tools/tool.js";
 import { version } from "./version.js";
 import type { Workspace } from "./workspace.js";
@@ -66,13 +67,15 @@ export function createServer(options: ServerOptions): McpServer {
                   .catch(() => {});
               };
         const run = () =>
-          runTool(def, args, {
-            workspace,
-            log,
-            signal: extra.signal,
-            toolNames: toolNames(),
-            ...(progress ? { progress } : {}),
-          });
+          whileToolRuns(() =>
+            runTool(def, args, {
+              workspace,
+              log,
+              signal: extra.signal,
+              toolNames: toolNames(),
+              ...(progress ? { progress } : {}),
+            }),
+          );
         if (!progress) return run();
         // A call that waits on a language server (start, project load, indexing, diagnostics)
         // tells the client what it waits for, at most 4 times a second.
@@ -98,6 +101,9 @@ export function createServer(options: ServerOptions): McpServer {
   };
   syncWriters();
   workspace.onActivate(syncWriters);
+  // The persistent symbol index fills in the background for each activated project.
+  if (workspace.project) startIndexing(workspace.project);
+  workspace.onActivate(startIndexing);
   registerResourcesAndPrompts(server, workspace);
   return server;
 }

@@ -119,7 +119,10 @@ export class Workspace {
     }
     // Servers declared in project.yml join (or replace) the built-in adapters for every tool, once
     // the project is trusted; until then every adapter runs nothing of the repository.
-    const adapters = adaptersFor(config.language_servers, trust);
+    const adapters = adaptersFor(config.language_servers, trust, {
+      root,
+      backend: config.typescript_backend,
+    });
     const found = await detectLanguages(root, project.ignore, adapters);
     this.detected = config.languages ?? found.map((f) => f.language);
     project.pool = new ServerPool(root, adapters, this.log.child("lsp"));

@@ -75,10 +75,12 @@ export class LspSession {
   private movedCount = 0;
   private movedPaths: string[] = [];
   private _capabilities: ServerCapabilities = {};
+  private _serverInfo: { name: string; version?: string } | undefined;
   private readonly pushedCheck: PushedCheck | undefined;
   /** File watchers the server registered; the project watcher runs once there is one. */
   private readonly registrations = new WatchRegistrations();
   private watcher: FileWatcher | undefined;
+  private readonly diskListeners = new Set<(absPaths: readonly string[]) => void>();
 
   constructor(
     readonly spec: ServerSpec,
@@ -118,6 +120,10 @@ export class LspSession {
   /** What the server announced in its initialize result (static registrations only). */
   get capabilities(): ServerCapabilities {
     return this._capabilities;
+  }
+  /** The server's name and version from its initialize result, when it gave them. */
+  get serverInfo(): { name: string; version?: string } | undefined {
+    return this._serverInfo;
   }
   get indexing(): boolean {
     return this._status === "ready" && this.readiness.indexing;
@@ -221,7 +227,28 @@ export class LspSession {
     await this.syncWithDisk(true);
   }
 
+  /**
+   * Tells `listener` every path that may have changed on disk, as this session learns of it: what
+   * the watcher reported (hints: files or directories, taken at each sync) and what scalpel wrote
+   * (`didWrite`). A cache of something read from the disk forgets on them; it may trust their
+   * silence only for directories `watches` names. Returns the function that stops telling.
+   */
+  onDiskChange(listener: (absPaths: readonly string[]) => void): () => void {
+    this.diskListeners.add(listener);
+    return () => this.diskListeners.delete(listener);
+  }
+
+  /** Whether a change by another process to an entry directly in `absDir` reaches `onDiskChange`. */
+  watches(absDir: string): boolean {
+    return this.watcher?.watches(absDir) === true;
+  }
+
+  private tellDisk(absPaths: readonly string[]): void {
+    if (absPaths.length > 0) for (const listener of this.diskListeners) listener(absPaths);
+  }
+
   async didWrite(absPaths: string[]): Promise<void> {
+    this.tellDisk(absPaths);
     await this.whenInitialized();
     this.lastWriteSeq = this.store.tick();
     await this.documents.didWrite(absPaths);
@@ -445,6 +472,7 @@ export class LspSession {
    */
   private async syncWithDisk(openDocuments: boolean): Promise<string[]> {
     const changes = this.watcher ? await this.watcher.drain() : [];
+    this.tellDisk(changes.map((c) => c.path));
     const filter = this.registrations.any ? this.registrations : undefined;
     const { paths } = await this.documents.syncWithDisk(changes, filter, openDocuments);
     if (paths.length > 0) {
@@ -514,7 +542,10 @@ export class LspSession {
     });
     conn.listen();
     try {
-      const init = await conn.request<{ capabilities?: ServerCapabilities } | null>(
+      const init = await conn.request<{
+        capabilities?: ServerCapabilities;
+        serverInfo?: { name: string; version?: string };
+      } | null>(
         "initialize",
         {
           processId: process.pid,
@@ -528,6 +559,7 @@ export class LspSession {
         { timeoutMs: INITIALIZE_TIMEOUT_MS },
       );
       this._capabilities = init?.capabilities ?? {};
+      this._serverInfo = init?.serverInfo;
       await conn.notify("initialized", {});
       if (this.spec.didChangeConfigurationSettings !== undefined) {
         await conn.notify("workspace/didChangeConfiguration", {

@@ -7,6 +7,7 @@ import { EditJournal } from "../edits/journal.js";
 import type { Logger } from "../log.js";
 import { Sandbox } from "../security/sandbox.js";
 import { type EnclosingSecrets, SecretRules } from "../security/secrets.js";
+import { SymbolIndexStore } from "../symbols/index-store.js";
 import { defaultConfig, type ProjectConfig, splitSecretAllowances } from "./config.js";
 import { IgnoreRules } from "./ignore.js";
 import type { ServerPool } from "./server-pool.js";
@@ -33,6 +34,8 @@ export class Project {
   readonly secrets: SecretRules;
   /** Undo journal, persisted under `.scalpel/journal/`, loaded on first use. */
   readonly journal: EditJournal;
+  /** Persistent document symbols under `.scalpel/cache/symbols/` (symbols/index-store.ts). */
+  readonly symbolIndex: SymbolIndexStore;
   pool!: ServerPool;
 
   readonly config: ProjectConfig;
@@ -58,6 +61,7 @@ export class Project {
     // The sandbox owns the secret rule: no checked path is ever minted for a secret file.
     this.sandbox = new Sandbox(options.root, this.secrets);
     this.journal = new EditJournal(this.sandbox, { log: log.child("journal") });
+    this.symbolIndex = new SymbolIndexStore(this.sandbox, !this.readOnly, log.child("index"));
     // A declared server's ignored directories (a Python .venv, say) are ignored like built-in ones.
     const serverDirs = Object.values(config.language_servers).flatMap((ls) =>
       ls.ignored_dirs.map((d) => `${d}/`),

@@ -49,6 +49,8 @@ export class ServerPool {
   private readonly slots = new Map<string, Slot>();
   private readonly byExt = new Map<string, string>();
   private progressSink: ProgressSink | null = null;
+  /** Set by shutdown: a pool of a project no longer active starts no server again. */
+  private closed = false;
 
   constructor(
     private readonly root: string,
@@ -59,6 +61,11 @@ export class ServerPool {
       this.slots.set(adapter.id, { adapter, session: null, restarts: 0, recent: [] });
       for (const ext of adapter.extensions) this.byExt.set(ext, adapter.id);
     }
+  }
+
+  /** Whether shutdown ran: the project is no longer active. */
+  get isClosed(): boolean {
+    return this.closed;
   }
 
   /** Where start-up progress goes while a client listens for it. */
@@ -119,6 +126,12 @@ export class ServerPool {
   private ensureSession(slot: Slot): LspSession {
     if (slot.session && (slot.session.status === "starting" || slot.session.status === "ready"))
       return slot.session;
+    if (this.closed) {
+      throw new AppError(
+        "language_server_unavailable",
+        "This project's language servers were stopped (another project was activated). Call activate_project for it again.",
+      );
+    }
     let startDelayMs = 0;
     if (slot.session && slot.session.status === "failed") {
       const now = Date.now();
@@ -193,6 +206,7 @@ export class ServerPool {
   }
 
   async shutdown(): Promise<void> {
+    this.closed = true;
     const sessions = [...this.slots.values()].flatMap((s) => (s.session ? [s.session] : []));
     await Promise.all(sessions.map((s) => s.shutdown()));
   }

@@ -1,7 +1,8 @@
 /**
  * Atomic replacement of a file's bytes: a temp file in the same directory, then a rename, so a
  * reader (a language server, another tool) sees the old bytes or the new ones, never half a file.
- * Only the serialised writer (`edits/apply`), the undo journal and the memory store call this.
+ * Only the serialised writer (`edits/apply`), the undo journal, the memory store and the symbol
+ * index (`symbols/index-store`) call this.
  *
  * The directory is opened first and verified (`openDirForWrite`); the temp file is created in it
  * with O_EXCL (which never follows a link) and renamed over the name, which replaces whatever is

@@ -25,6 +25,7 @@ import { replaceContentTool } from "./replace-content.js";
 import { replaceSymbolBodyTool } from "./replace-symbol-body.js";
 import { safeDeleteSymbolTool } from "./safe-delete-symbol.js";
 import { searchForPatternTool } from "./search-for-pattern.js";
+import { searchSymbolsTool } from "./search-symbols.js";
 import { type ToolDef, writesFiles } from "./tool.js";
 import { undoEditTool } from "./undo-edit.js";
 import { writeMemoryTool } from "./write-memory.js";
@@ -41,6 +42,7 @@ export const allTools: readonly ToolDef[] = [
   deleteMemoryTool,
   getSymbolsOverviewTool,
   findSymbolTool,
+  searchSymbolsTool,
   findReferencingSymbolsTool,
   findImplementationsTool,
   findDeclarationTool,

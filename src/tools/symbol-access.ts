@@ -58,16 +58,18 @@ export async function fileSymbols(
   const cache = cacheOf(project);
   const hit = cache.get(path.abs);
   if (hit && hit.text === doc.text) return { path, doc, roots: hit.roots, session, adapter };
-  const raw = await session.request<(DocumentSymbol | SymbolInformation)[] | null>(
-    "textDocument/documentSymbol",
-    { textDocument: { uri: doc.uri } },
-    signal ? { signal } : {},
-  );
-  const list = raw ?? [];
-  const hierarchical = isDocumentSymbols(list) ? list : hierarchyFromFlat(list as SymbolInformation[]);
-  const roots = buildTree(
-    adapter.normalizeSymbols ? adapter.normalizeSymbols(hierarchical, doc.text) : hierarchical,
-  );
+  // The persistent index (symbols/index-store.ts) answers for text it has seen; else the server.
+  const symbols = await project.symbolIndex.symbols(session, adapter.id, path.rel, doc.text, async () => {
+    const raw = await session.request<(DocumentSymbol | SymbolInformation)[] | null>(
+      "textDocument/documentSymbol",
+      { textDocument: { uri: doc.uri } },
+      signal ? { signal } : {},
+    );
+    const list = raw ?? [];
+    const hierarchical = isDocumentSymbols(list) ? list : hierarchyFromFlat(list as SymbolInformation[]);
+    return adapter.normalizeSymbols ? adapter.normalizeSymbols(hierarchical, doc.text) : hierarchical;
+  });
+  const roots = buildTree(symbols);
   cache.set(path.abs, { text: doc.text, roots });
   return { path, doc, roots, session, adapter };
 }
@@ -83,17 +85,25 @@ export function matchSymbols(roots: readonly SymbolNode[], pattern: string, subs
   return [...walk(roots)].filter((n) => matchesNamePath(parsed, n.path, substring));
 }
 
-/** Resolves a name path in one file to exactly one symbol, or explains what to do instead. */
+/**
+ * Resolves a name path in one file to exactly one symbol, or explains what to do instead.
+ * `overloadsAsOne`: a name that matches only the overloads of one function resolves to it — for
+ * tools that ask the compiler about the symbol (references, rename, implementations), not for
+ * those that edit one declaration's text.
+ */
 export async function resolveSymbol(
   project: Project,
   relativePath: string,
   namePath: string,
   signal?: AbortSignal,
+  overloadsAsOne = false,
 ): Promise<{ file: FileSymbols; node: SymbolNode }> {
   const path = project.sandbox.resolve(relativePath, { mustExist: true, kind: "file" });
   const file = await fileSymbols(project, path, signal);
   const found = matchSymbols(file.roots, namePath);
   if (found.length === 1) return { file, node: found[0]! };
+  const overloaded = overloadsAsOne ? oneOverloadedFunction(file.roots, found) : null;
+  if (overloaded) return { file, node: overloaded };
   if (found.length === 0) {
     const last = parseNamePath(namePath).segments.at(-1)?.name.toLowerCase() ?? "";
     const all = [...walk(file.roots)].filter((n) => !n.local);
@@ -125,6 +135,31 @@ export async function resolveSymbol(
     `'${namePath}' matches ${found.length} symbols in ${path.rel}: ${listed}. Repeat the call with one of these name paths (an index such as 'name[0]' picks among overloads).`,
     { candidates: found.map((n) => n.namePath) },
   );
+}
+
+const overloadKinds = new Set(["Function", "Method", "Constructor"]);
+
+/**
+ * The symbol that overload signatures declare together, or null when `found` is not such a set.
+ * To the compiler the signatures and the implementation of a function are one symbol (rxjs
+ * `innerFrom`, `executeSchedule`: references and rename answer the same from any of them), so a
+ * bare name that matches only them is not ambiguous. They must be consecutive siblings of one
+ * parent with one name, all functions or all methods. The implementation is picked: the one with
+ * a body spans the most lines (in a declaration file, where none has, the first signature).
+ */
+function oneOverloadedFunction(
+  roots: readonly SymbolNode[],
+  found: readonly SymbolNode[],
+): SymbolNode | null {
+  const first = found[0];
+  if (!first || found.length < 2 || !overloadKinds.has(first.kind)) return null;
+  if (found.some((n) => n.name !== first.name || n.kind !== first.kind || n.parent !== first.parent))
+    return null;
+  const siblings = first.parent?.children ?? roots;
+  const at = found.map((n) => siblings.indexOf(n)).sort((a, b) => a - b);
+  if (at.some((i, k) => i < 0 || (k > 0 && i !== at[k - 1]! + 1))) return null;
+  const span = (n: SymbolNode) => n.range.end.line - n.range.start.line;
+  return at.map((i) => siblings[i]!).reduce((best, n) => (span(n) > span(best) ? n : best));
 }
 
 /** Levenshtein distance, for "did you mean" suggestions on short identifiers. */

@@ -158,6 +158,7 @@ describe("contract: every tool through the SDK client, small and over budget", (
         "small",
       ),
       check("find_implementations", { name_path: "Shape", relative_path: "src/shapes.ts" }, "small"),
+      check("search_symbols", { query: "money add", relative_path: "src/money.ts" }, "small"),
       check(
         "find_declaration",
         { relative_path: "src/money.ts", line: 13, identifier: "multiplyByRate" },
@@ -192,6 +193,8 @@ describe("contract: every tool through the SDK client, small and over budget", (
       check("get_diagnostics_for_file", { relative_path: "src/generated/errors300.ts" }, "truncated"),
       check("get_project_diagnostics", { max_answer_chars: 2000 }, "truncated"),
       check("get_project_diagnostics", { relative_path: "no/such/dir" }, "error"),
+      check("search_symbols", { query: "generated helper", max_answer_chars: 300 }, "truncated"),
+      check("search_symbols", { query: "money", relative_path: "no/such/dir" }, "error"),
       check(
         "find_symbol",
         { name_path_pattern: "NoSuchSymbolAnywhere", relative_path: "src/nope.ts" },

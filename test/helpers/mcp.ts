@@ -388,6 +388,45 @@ export function sitesOf(r: { files: ReferenceFile[] }): Reference[] {
   });
 }
 
+/** Files with an `outline` (find_implementations, a directory's overview): `name_path [kind] start-end` lines. */
+export interface OutlineFile {
+  relative_path: string;
+  outline: string;
+}
+
+/** The symbols of outline lines, each with its file (a test's view, not the wire's). */
+export function outlineSymbols(files: readonly OutlineFile[]): Sym[] {
+  return files.flatMap((f) =>
+    f.outline
+      .split("\n")
+      .filter((l) => l !== "")
+      .map((l) => {
+        const m = /^(\S+) \[(\w+)\] (\d+)-(\d+)$/.exec(l);
+        if (!m) throw new Error(`not an outline line: ${l}`);
+        return {
+          relative_path: f.relative_path,
+          name_path: m[1]!,
+          kind: m[2]!,
+          start_line: Number(m[3]),
+          end_line: Number(m[4]),
+        };
+      }),
+  );
+}
+
+/** One file of search_for_pattern's answer: its matching lines. */
+export interface SearchFile {
+  relative_path: string;
+  hits: Array<{ line: number; snippet: string }>;
+}
+
+/** The matching lines of a search answer in order, each with its file (a test's view, not the wire's). */
+export function searchHits(r: {
+  matches: readonly SearchFile[];
+}): Array<{ relative_path: string; line: number; snippet: string }> {
+  return r.matches.flatMap((f) => f.hits.map((h) => ({ relative_path: f.relative_path, ...h })));
+}
+
 export interface Diagnostic {
   severity: string;
   line: number;

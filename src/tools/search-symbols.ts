@@ -1,0 +1,149 @@
+import { stat } from "node:fs/promises";
+import { z } from "zod";
+import { offsetAt } from "../edits/text.js";
+import { isAppError } from "../errors.js";
+import { callableKinds, checkKinds, kindNames } from "../symbols/kinds.js";
+import { commentText, rank, type SearchDoc } from "../symbols/rank.js";
+import { type SymbolNode, walk } from "../symbols/tree.js";
+import { lineStarts } from "../text/lines.js";
+import { codeFilesUnder } from "./code-files.js";
+import { completeness, maxAnswerChars, offsetParam, plural } from "./common.js";
+import { indexedFile } from "./symbol-index-build.js";
+import { excludeTests, isTestFile } from "./test-files.js";
+import { defineTool, readOnly } from "./tool.js";
+
+/** Hits listed per call unless max_matches says otherwise: a ranked list is read from the top. */
+const defaultMaxMatches = 20;
+
+interface Hit {
+  name_path: string;
+  kind: string;
+  relative_path: string;
+  start_line: number;
+  end_line: number;
+  detail?: string;
+  score: number;
+}
+
+const hitSchema = z.object({
+  name_path: z.string(),
+  kind: z.string(),
+  relative_path: z.string(),
+  start_line: z.number().int(),
+  end_line: z.number().int(),
+  detail: z.string().optional(),
+  score: z.number().describe("relevance (BM25); higher is better, comparable within one answer only"),
+});
+
+export const searchSymbolsTool = defineTool({
+  name: "search_symbols",
+  title: "Search symbols",
+  description:
+    "Ranked search over symbol names, name paths, kinds and doc comments for a description rather than an exact name ('price display', 'parse config'); camelCase and snake_case names are split into words. Use it when you do not know what a thing is called; use find_symbol once you know the name.",
+  input: {
+    query: z.string().min(1).describe("Words describing the symbol, e.g. 'price display'"),
+    relative_path: z
+      .string()
+      .default("")
+      .describe("File or directory to search in; empty for the whole project"),
+    include_kinds: z.array(z.enum(kindNames as [string, ...string[]])).default([]),
+    exclude_kinds: z.array(z.enum(kindNames as [string, ...string[]])).default([]),
+    max_matches: z
+      .number()
+      .int()
+      .min(1)
+      .default(defaultMaxMatches)
+      .describe("list at most this many symbols per call, best first; the envelope's total counts all hits"),
+    offset: offsetParam("hits"),
+    exclude_tests: excludeTests,
+    max_answer_chars: maxAnswerChars,
+  },
+  output: {
+    symbols: z.array(hitSchema).describe("hits from offset on, best first, each with its score"),
+    ...completeness,
+  },
+  annotations: readOnly,
+  paging: { items: "symbols", noun: "symbol", limit: { param: "max_matches", default: defaultMaxMatches } },
+  narrowHint: "Add words to the query, give a relative_path, or use include_kinds.",
+  async run(args, ctx) {
+    const project = ctx.project;
+    const include = checkKinds(args.include_kinds, "include_kinds");
+    const exclude = checkKinds(args.exclude_kinds, "exclude_kinds");
+    const start = project.sandbox.resolve(args.relative_path || ".", { mustExist: true });
+    const isFile = (await stat(start.abs)).isFile();
+    const found = isFile ? [start] : await codeFilesUnder(project, start.rel, ctx.signal);
+    const files = args.exclude_tests ? found.filter((f) => !isTestFile(project, f.rel)) : found;
+    const docs: SearchDoc<Omit<Hit, "score">>[] = [];
+    const problems = new Set<string>();
+    let done = 0;
+    for (const file of files) {
+      let indexed: Awaited<ReturnType<typeof indexedFile>>;
+      try {
+        indexed = await indexedFile(project, file, ctx.signal);
+      } catch (error) {
+        if (isFile || !isAppError(error) || error.code !== "language_server_unavailable") throw error;
+        problems.add(error.message);
+        continue;
+      }
+      if (++done % 200 === 0) ctx.progress(`indexed ${done} of ${files.length} files`, done, files.length);
+      const starts = lineStarts(indexed.text);
+      for (const node of walk(indexed.roots)) {
+        // What a function declares (locals, an object literal's keys) is no answer of its own.
+        if (node.local || insideCallable(node)) continue;
+        if (include.size > 0 && !include.has(node.kind)) continue;
+        if (exclude.has(node.kind)) continue;
+        docs.push({
+          item: {
+            name_path: node.namePath,
+            kind: node.kind,
+            relative_path: file.rel,
+            start_line: node.range.start.line + 1,
+            end_line: node.range.end.line + 1,
+            ...(node.detail ? { detail: node.detail } : {}),
+          },
+          fields: {
+            name: node.name,
+            path: node.parent?.namePath ?? "",
+            kind: node.kind,
+            doc: commentText(headText(indexed.text, starts, node)),
+          },
+        });
+      }
+    }
+    const ranked = rank(args.query, docs);
+    const symbols: Hit[] = ranked
+      .slice(args.offset, args.offset + args.max_matches)
+      .map((r) => ({ ...r.item, score: Math.round(r.score * 1000) / 1000 }));
+    const result: { symbols: Hit[]; complete: boolean; incomplete_reason?: string; total: number } = {
+      symbols,
+      complete: problems.size === 0,
+      total: ranked.length,
+    };
+    if (problems.size > 0) result.incomplete_reason = [...problems].join(" ");
+    return result;
+  },
+  render(r) {
+    const head = `${plural(r.symbols.length, "symbol")}${r.complete ? "" : ` (incomplete: ${r.incomplete_reason})`}`;
+    return [
+      head,
+      ...r.symbols.map(
+        (s) => `${s.name_path} [${s.kind}] ${s.relative_path}:${s.start_line}-${s.end_line} (${s.score})`,
+      ),
+    ].join("\n");
+  },
+});
+
+/**
+ * The text before a symbol's name that belongs to its declaration: doc comments and attributes
+ * (from the declaration model's head, else the server's range start) up to the name.
+ */
+function headText(text: string, starts: readonly number[], node: SymbolNode): string {
+  const from = offsetAt(text, node.declaration?.head ?? node.range.start, starts);
+  const to = offsetAt(text, node.selectionRange.start, starts);
+  return to > from ? text.slice(from, to) : "";
+}
+
+function insideCallable(node: SymbolNode): boolean {
+  for (let p = node.parent; p; p = p.parent) if (callableKinds.has(p.kind)) return true;
+  return false;
+}
