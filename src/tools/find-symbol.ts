@@ -1,13 +1,12 @@
-import { stat } from "node:fs/promises";
 import { z } from "zod";
-import { isAppError } from "../errors.js";
-import { checkKinds, kindNames } from "../symbols/kinds.js";
+import { kindNames } from "../symbols/kinds.js";
 import { parseNamePath } from "../symbols/name-path.js";
 import { type SymbolResult, symbolSchema, toSymbolResult } from "../symbols/result.js";
-import { codeFilesUnder, filesContaining } from "./code-files.js";
+import { filesContaining } from "./code-files.js";
 import { completeness, maxAnswerChars, offsetParam, plural } from "./common.js";
 import { fileSymbols, matchSymbols } from "./symbol-access.js";
-import { excludeTests, isTestFile } from "./test-files.js";
+import { symbolScope } from "./symbol-scope.js";
+import { excludeTests } from "./test-files.js";
 import { defineTool, readOnly } from "./tool.js";
 
 /** Symbols listed per call unless max_matches says otherwise. */
@@ -59,31 +58,14 @@ export const findSymbolTool = defineTool({
   ],
   async run(args, ctx) {
     const project = ctx.project;
-    const include = checkKinds(args.include_kinds, "include_kinds");
-    const exclude = checkKinds(args.exclude_kinds, "exclude_kinds");
     const last = parseNamePath(args.name_path_pattern).segments.at(-1)!.name;
-    const start = project.sandbox.resolve(args.relative_path || ".", { mustExist: true });
-    const isFile = (await stat(start.abs)).isFile();
-    const found = isFile
-      ? [start]
-      : await filesContaining(await codeFilesUnder(project, start.rel, ctx.signal), last);
-    const files = args.exclude_tests ? found.filter((f) => !isTestFile(project, f.rel)) : found;
+    const scope = await symbolScope(ctx, args, (files) => filesContaining(files, last));
     const symbols: SymbolResult[] = [];
-    const problems = new Set<string>();
     // Every match is counted (total); only those in [offset, offset + max_matches) are listed.
     let total = 0;
-    for (const file of files) {
-      let fs: Awaited<ReturnType<typeof fileSymbols>>;
-      try {
-        fs = await fileSymbols(project, file, ctx.signal);
-      } catch (error) {
-        if (isFile || !isAppError(error) || error.code !== "language_server_unavailable") throw error;
-        problems.add(error.message);
-        continue;
-      }
+    for await (const { file, value: fs } of scope.each((f) => fileSymbols(project, f, ctx.signal))) {
       for (const node of matchSymbols(fs.roots, args.name_path_pattern, args.substring_matching)) {
-        if (include.size > 0 && !include.has(node.kind)) continue;
-        if (exclude.has(node.kind)) continue;
+        if (!scope.passes(node.kind)) continue;
         total++;
         if (total <= args.offset || symbols.length >= args.max_matches) continue;
         symbols.push(
@@ -95,14 +77,7 @@ export const findSymbolTool = defineTool({
         );
       }
     }
-    const result: {
-      symbols: SymbolResult[];
-      complete: boolean;
-      incomplete_reason?: string;
-      total: number;
-    } = { symbols, complete: problems.size === 0, total };
-    if (problems.size > 0) result.incomplete_reason = [...problems].join(" ");
-    return result;
+    return { symbols, ...scope.completeness(), total };
   },
   render(r) {
     const head = `${plural(r.symbols.length, "symbol")}${r.complete ? "" : ` (incomplete: ${r.incomplete_reason})`}`;

@@ -1,15 +1,13 @@
-import { stat } from "node:fs/promises";
 import { z } from "zod";
 import { offsetAt } from "../edits/text.js";
-import { isAppError } from "../errors.js";
-import { callableKinds, checkKinds, kindNames } from "../symbols/kinds.js";
+import { callableKinds, kindNames } from "../symbols/kinds.js";
 import { commentText, rank, type SearchDoc } from "../symbols/rank.js";
 import { type SymbolNode, walk } from "../symbols/tree.js";
 import { lineStarts } from "../text/lines.js";
-import { codeFilesUnder } from "./code-files.js";
 import { completeness, maxAnswerChars, offsetParam, plural } from "./common.js";
 import { indexedFile } from "./symbol-index-build.js";
-import { excludeTests, isTestFile } from "./test-files.js";
+import { symbolScope } from "./symbol-scope.js";
+import { excludeTests } from "./test-files.js";
 import { defineTool, readOnly } from "./tool.js";
 
 /** Hits listed per call unless max_matches says otherwise: a ranked list is read from the top. */
@@ -67,31 +65,17 @@ export const searchSymbolsTool = defineTool({
   narrowHint: "Add words to the query, give a relative_path, or use include_kinds.",
   async run(args, ctx) {
     const project = ctx.project;
-    const include = checkKinds(args.include_kinds, "include_kinds");
-    const exclude = checkKinds(args.exclude_kinds, "exclude_kinds");
-    const start = project.sandbox.resolve(args.relative_path || ".", { mustExist: true });
-    const isFile = (await stat(start.abs)).isFile();
-    const found = isFile ? [start] : await codeFilesUnder(project, start.rel, ctx.signal);
-    const files = args.exclude_tests ? found.filter((f) => !isTestFile(project, f.rel)) : found;
+    const scope = await symbolScope(ctx, args);
+    const files = scope.files;
     const docs: SearchDoc<Omit<Hit, "score">>[] = [];
-    const problems = new Set<string>();
     let done = 0;
-    for (const file of files) {
-      let indexed: Awaited<ReturnType<typeof indexedFile>>;
-      try {
-        indexed = await indexedFile(project, file, ctx.signal);
-      } catch (error) {
-        if (isFile || !isAppError(error) || error.code !== "language_server_unavailable") throw error;
-        problems.add(error.message);
-        continue;
-      }
+    for await (const { file, value: indexed } of scope.each((f) => indexedFile(project, f, ctx.signal))) {
       if (++done % 200 === 0) ctx.progress(`indexed ${done} of ${files.length} files`, done, files.length);
       const starts = lineStarts(indexed.text);
       for (const node of walk(indexed.roots)) {
         // What a function declares (locals, an object literal's keys) is no answer of its own.
         if (node.local || insideCallable(node)) continue;
-        if (include.size > 0 && !include.has(node.kind)) continue;
-        if (exclude.has(node.kind)) continue;
+        if (!scope.passes(node.kind)) continue;
         docs.push({
           item: {
             name_path: node.namePath,
@@ -114,13 +98,7 @@ export const searchSymbolsTool = defineTool({
     const symbols: Hit[] = ranked
       .slice(args.offset, args.offset + args.max_matches)
       .map((r) => ({ ...r.item, score: Math.round(r.score * 1000) / 1000 }));
-    const result: { symbols: Hit[]; complete: boolean; incomplete_reason?: string; total: number } = {
-      symbols,
-      complete: problems.size === 0,
-      total: ranked.length,
-    };
-    if (problems.size > 0) result.incomplete_reason = [...problems].join(" ");
-    return result;
+    return { symbols, ...scope.completeness(), total: ranked.length };
   },
   render(r) {
     const head = `${plural(r.symbols.length, "symbol")}${r.complete ? "" : ` (incomplete: ${r.incomplete_reason})`}`;
