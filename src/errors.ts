@@ -31,6 +31,7 @@ export type ErrorCode =
   | "memory_not_found"
   | "too_large"
   | "unsupported_encoding"
+  | "not_supported"
   | "internal";
 
 export class AppError extends Error {

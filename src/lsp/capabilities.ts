@@ -31,6 +31,18 @@ export const clientCapabilities: ClientCapabilities = {
     references: { dynamicRegistration: false },
     implementation: { dynamicRegistration: false, linkSupport: false },
     rename: { dynamicRegistration: false, prepareSupport: true },
+    // For the type, call and type hierarchy tools. Markdown hovers: the markup is stripped on
+    // scalpel's side, which keeps the code fences' content (the signature) apart from the prose.
+    hover: { dynamicRegistration: false, contentFormat: ["markdown", "plaintext"] },
+    signatureHelp: {
+      dynamicRegistration: false,
+      signatureInformation: {
+        documentationFormat: ["markdown", "plaintext"],
+        parameterInformation: { labelOffsetSupport: true },
+      },
+    },
+    callHierarchy: { dynamicRegistration: false },
+    typeHierarchy: { dynamicRegistration: false },
     documentSymbol: {
       dynamicRegistration: false,
       hierarchicalDocumentSymbolSupport: true,

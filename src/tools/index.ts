@@ -8,10 +8,13 @@ import { findFileTool } from "./find-file.js";
 import { findImplementationsTool } from "./find-implementations.js";
 import { findReferencingSymbolsTool } from "./find-referencing-symbols.js";
 import { findSymbolTool } from "./find-symbol.js";
+import { getCallHierarchyTool } from "./get-call-hierarchy.js";
 import { getCurrentConfigTool } from "./get-current-config.js";
 import { getDiagnosticsForFileTool } from "./get-diagnostics-for-file.js";
 import { getProjectDiagnosticsTool } from "./get-project-diagnostics.js";
 import { getSymbolsOverviewTool } from "./get-symbols-overview.js";
+import { getTypeHierarchyTool } from "./get-type-hierarchy.js";
+import { getTypeInfoTool } from "./get-type-info.js";
 import { initialInstructionsTool } from "./initial-instructions.js";
 import { insertAfterSymbolTool } from "./insert-after-symbol.js";
 import { insertBeforeSymbolTool } from "./insert-before-symbol.js";
@@ -46,6 +49,9 @@ export const allTools: readonly ToolDef[] = [
   findReferencingSymbolsTool,
   findImplementationsTool,
   findDeclarationTool,
+  getTypeInfoTool,
+  getCallHierarchyTool,
+  getTypeHierarchyTool,
   replaceSymbolBodyTool,
   insertBeforeSymbolTool,
   insertAfterSymbolTool,

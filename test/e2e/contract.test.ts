@@ -158,6 +158,10 @@ describe("contract: every tool through the SDK client, small and over budget", (
         "small",
       ),
       check("find_implementations", { name_path: "Shape", relative_path: "src/shapes.ts" }, "small"),
+      check("get_type_info", { name_path: "Money/add", relative_path: "src/money.ts" }, "small"),
+      check("get_call_hierarchy", { name_path: "Money/double", relative_path: "src/money.ts" }, "small"),
+      // typescript-language-server offers no type hierarchy: a clear not_supported error.
+      check("get_type_hierarchy", { name_path: "Shape", relative_path: "src/shapes.ts" }, "error"),
       check("search_symbols", { query: "money add", relative_path: "src/money.ts" }, "small"),
       check(
         "find_declaration",
@@ -201,6 +205,13 @@ describe("contract: every tool through the SDK client, small and over budget", (
         "error",
       ),
       check("find_declaration", { relative_path: "src/money.ts", line: 9999, identifier: "x" }, "error"),
+      // 400 callers of helper: far over the default budget.
+      check(
+        "get_call_hierarchy",
+        { name_path: "helper", relative_path: "src/generated/big.ts", max_items: 500 },
+        "truncated",
+      ),
+      check("get_type_info", { relative_path: "src/money.ts", line: 9999, column: 1 }, "error"),
     ]);
 
     // Files and text.

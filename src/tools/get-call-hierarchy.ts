@@ -1,0 +1,182 @@
+import type {
+  CallHierarchyIncomingCall,
+  CallHierarchyItem,
+  CallHierarchyOutgoingCall,
+} from "vscode-languageserver-protocol";
+import { z } from "zod";
+import { symbolSchema, toSymbolResult } from "../symbols/result.js";
+import { completeness, completenessOf, plural } from "./common.js";
+import { type Place, placeLabel, placeOf, placeSchema } from "./hierarchy-items.js";
+import { FileViews } from "./locations.js";
+import { requireSupport } from "./server-support.js";
+import { resolveSymbol } from "./symbol-access.js";
+import { defineTool, readOnly } from "./tool.js";
+
+const MAX_DEPTH = 3;
+
+const callSchema = z.object({
+  ...placeSchema,
+  depth: z.number().int().describe("1: calls the symbol itself / makes; 2: one step further, ..."),
+  via: z
+    .string()
+    .optional()
+    .describe("at depth > 1: the name path of the depth-1-less symbol this call reaches"),
+  sites: z
+    .array(z.number().int())
+    .describe(
+      "1-based lines of the call sites: incoming, in the caller's file; outgoing, in the calling symbol's file",
+    ),
+});
+type Call = z.infer<typeof callSchema>;
+
+type Direction = "incoming" | "outgoing";
+
+export const getCallHierarchyTool = defineTool({
+  name: "get_call_hierarchy",
+  title: "Get call hierarchy",
+  description:
+    "Who calls a function or method (incoming) and what it calls (outgoing), to a given depth, each call with its calling symbol's name path and the call sites' lines. Use it to follow a call graph; use find_referencing_symbols for every use (imports, types, reads), not only calls.",
+  input: {
+    name_path: z.string().describe("Name path of the function or method"),
+    relative_path: z.string().describe("The file that defines it"),
+    direction: z
+      .enum(["incoming", "outgoing", "both"])
+      .default("incoming")
+      .describe("incoming: its callers; outgoing: what it calls; both"),
+    depth: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_DEPTH)
+      .default(1)
+      .describe(`Levels to follow (1: direct calls only; at most ${MAX_DEPTH})`),
+    max_items: z
+      .number()
+      .int()
+      .min(1)
+      .max(500)
+      .default(100)
+      .describe("Most calls listed per direction; past it the answer says where it stopped"),
+  },
+  output: {
+    symbol: symbolSchema,
+    incoming: z.array(callSchema).optional().describe("callers, level by level (direction incoming or both)"),
+    outgoing: z.array(callSchema).optional().describe("callees, level by level (direction outgoing or both)"),
+    stopped: z
+      .array(z.string())
+      .optional()
+      .describe("where the walk stopped before the graph ended (depth reached, max_items, cycles are not)"),
+    ...completeness,
+  },
+  annotations: readOnly,
+  async run(args, ctx) {
+    const project = ctx.project;
+    const { file, node } = await resolveSymbol(project, args.relative_path, args.name_path, ctx.signal, true);
+    const session = file.session;
+    requireSupport(
+      session,
+      file.adapter.id,
+      "callHierarchyProvider",
+      "get_call_hierarchy",
+      "Use find_referencing_symbols for the symbol's callers instead.",
+    );
+    const opts = { signal: ctx.signal };
+    const roots =
+      (await session.request<CallHierarchyItem[] | null>(
+        "textDocument/prepareCallHierarchy",
+        { textDocument: { uri: file.doc.uri }, position: node.selectionRange.start },
+        opts,
+      )) ?? [];
+    const views = new FileViews(project, ctx.signal);
+    const stopped: string[] = [];
+    const walk = async (direction: Direction): Promise<Call[]> => {
+      const calls: Call[] = [];
+      // Each item is expanded once: recursion (a calls b calls a) ends instead of repeating.
+      const seen = new Set(roots.map(itemKey));
+      let level: Array<{ item: CallHierarchyItem; label: string | undefined }> = roots.map((item) => ({
+        item,
+        label: undefined,
+      }));
+      for (let depth = 1; depth <= args.depth && level.length > 0; depth++) {
+        const nextLevel: typeof level = [];
+        for (const { item, label } of level) {
+          if (calls.length >= args.max_items) break;
+          const answer =
+            direction === "incoming"
+              ? await session.request<CallHierarchyIncomingCall[] | null>(
+                  "callHierarchy/incomingCalls",
+                  { item },
+                  opts,
+                )
+              : await session.request<CallHierarchyOutgoingCall[] | null>(
+                  "callHierarchy/outgoingCalls",
+                  { item },
+                  opts,
+                );
+          for (const call of answer ?? []) {
+            if (calls.length >= args.max_items) {
+              stopped.push(
+                `${direction}: max_items=${args.max_items} reached at depth ${depth}; raise max_items`,
+              );
+              break;
+            }
+            const other = "from" in call ? call.from : call.to;
+            const place = await placeOf(project, views, other);
+            const sites = [...new Set(call.fromRanges.map((r) => r.start.line + 1))].sort((a, b) => a - b);
+            calls.push({ ...place, depth, ...(label !== undefined ? { via: label } : {}), sites });
+            const key = itemKey(other);
+            // Secret and outside items are not followed: their insides are not shown.
+            if (!seen.has(key) && !place.secret && !place.outside) {
+              seen.add(key);
+              nextLevel.push({ item: other, label: place.name_path ?? place.relative_path });
+            }
+          }
+        }
+        if (calls.length >= args.max_items) break;
+        if (depth === args.depth && nextLevel.length > 0) {
+          stopped.push(
+            `${direction}: depth ${depth} reached; ${plural(nextLevel.length, "symbol")} at depth ${depth} not followed${depth < MAX_DEPTH ? `; raise depth (at most ${MAX_DEPTH})` : ""}`,
+          );
+        }
+        level = nextLevel;
+      }
+      return calls;
+    };
+    const incoming = args.direction === "outgoing" ? undefined : await walk("incoming");
+    const outgoing = args.direction === "incoming" ? undefined : await walk("outgoing");
+    return {
+      symbol: toSymbolResult(node, file.path.rel, { depth: 0 }),
+      ...(incoming ? { incoming } : {}),
+      ...(outgoing ? { outgoing } : {}),
+      ...(stopped.length > 0 ? { stopped } : {}),
+      ...completenessOf(session),
+    };
+  },
+  render(r) {
+    const head = `Call hierarchy of ${r.symbol.name_path}${r.complete ? "" : ` (incomplete: ${r.incomplete_reason})`}`;
+    // `src/a.ts Wallet/grow:11 calls it at 14` (incoming); `... called at 13` (outgoing, lines in
+    // the calling symbol's file); deeper levels are indented and name the symbol they reach.
+    const section = (title: string, incoming: boolean, calls: Call[] | undefined) => {
+      if (!calls) return [];
+      return [
+        `${title} (${plural(calls.length, "call")}):`,
+        ...calls.map((c) => {
+          const target = c.via ?? r.symbol.name_path;
+          const how = incoming ? `calls ${target} at` : `called by ${target} at`;
+          return `${"  ".repeat(c.depth)}${placeLabel(c as Place)} ${how} ${c.sites.join(", ")}`;
+        }),
+      ];
+    };
+    return [
+      head,
+      ...section("incoming", true, r.incoming),
+      ...section("outgoing", false, r.outgoing),
+      ...(r.stopped ?? []).map((s) => `stopped: ${s}`),
+    ].join("\n");
+  },
+});
+
+function itemKey(item: CallHierarchyItem): string {
+  const p = item.selectionRange.start;
+  return `${item.uri}#${p.line}:${p.character}`;
+}

@@ -1,0 +1,140 @@
+import type { TypeHierarchyItem } from "vscode-languageserver-protocol";
+import { z } from "zod";
+import { symbolSchema, toSymbolResult } from "../symbols/result.js";
+import { completeness, completenessOf, plural } from "./common.js";
+import { type Place, placeLabel, placeOf, placeSchema } from "./hierarchy-items.js";
+import { FileViews } from "./locations.js";
+import { requireSupport } from "./server-support.js";
+import { resolveSymbol } from "./symbol-access.js";
+import { defineTool, readOnly } from "./tool.js";
+
+const MAX_DEPTH = 3;
+const MAX_ITEMS = 200;
+
+const typeSchema = z.object({
+  ...placeSchema,
+  depth: z.number().int().describe("1: direct supertype / subtype; 2: one step further, ..."),
+  via: z.string().optional().describe("at depth > 1: the name path of the type one level closer"),
+});
+type TypeEntry = z.infer<typeof typeSchema>;
+
+export const getTypeHierarchyTool = defineTool({
+  name: "get_type_hierarchy",
+  title: "Get type hierarchy",
+  description:
+    "Supertypes and subtypes of a class, interface or trait, to a given depth, each with its file, name path and line. Only servers that offer type hierarchies answer (the answer says when the server does not); find_implementations lists implementations with any server.",
+  input: {
+    name_path: z.string().describe("Name path of the class, interface or trait"),
+    relative_path: z.string().describe("The file that defines it"),
+    direction: z
+      .enum(["supertypes", "subtypes", "both"])
+      .default("both")
+      .describe("supertypes, subtypes or both"),
+    depth: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_DEPTH)
+      .default(1)
+      .describe(`Levels to follow (1: direct ones only; at most ${MAX_DEPTH})`),
+  },
+  output: {
+    symbol: symbolSchema,
+    supertypes: z.array(typeSchema).optional().describe("level by level (direction supertypes or both)"),
+    subtypes: z.array(typeSchema).optional().describe("level by level (direction subtypes or both)"),
+    stopped: z.array(z.string()).optional().describe("where the walk stopped before the hierarchy ended"),
+    ...completeness,
+  },
+  annotations: readOnly,
+  async run(args, ctx) {
+    const project = ctx.project;
+    const { file, node } = await resolveSymbol(project, args.relative_path, args.name_path, ctx.signal);
+    const session = file.session;
+    requireSupport(
+      session,
+      file.adapter.id,
+      "typeHierarchyProvider",
+      "get_type_hierarchy",
+      "Use find_implementations for the subtypes and implementations of an interface, trait or abstract class, and find_symbol with include_body for a class's declared supertypes.",
+    );
+    const opts = { signal: ctx.signal };
+    const roots =
+      (await session.request<TypeHierarchyItem[] | null>(
+        "textDocument/prepareTypeHierarchy",
+        { textDocument: { uri: file.doc.uri }, position: node.selectionRange.start },
+        opts,
+      )) ?? [];
+    const views = new FileViews(project, ctx.signal);
+    const stopped: string[] = [];
+    const walk = async (direction: "supertypes" | "subtypes"): Promise<TypeEntry[]> => {
+      const out: TypeEntry[] = [];
+      const seen = new Set(roots.map(itemKey));
+      let level: Array<{ item: TypeHierarchyItem; label: string | undefined }> = roots.map((item) => ({
+        item,
+        label: undefined,
+      }));
+      for (let depth = 1; depth <= args.depth && level.length > 0; depth++) {
+        const nextLevel: typeof level = [];
+        for (const { item, label } of level) {
+          const answer = await session.request<TypeHierarchyItem[] | null>(
+            `typeHierarchy/${direction}`,
+            { item },
+            opts,
+          );
+          for (const other of answer ?? []) {
+            if (out.length >= MAX_ITEMS) {
+              stopped.push(`${direction}: ${MAX_ITEMS} types listed at most`);
+              return out;
+            }
+            const place: Place = await placeOf(project, views, other);
+            out.push({ ...place, depth, ...(label !== undefined ? { via: label } : {}) });
+            const key = itemKey(other);
+            if (!seen.has(key) && !place.secret && !place.outside) {
+              seen.add(key);
+              nextLevel.push({ item: other, label: place.name_path ?? place.relative_path });
+            }
+          }
+        }
+        if (depth === args.depth && nextLevel.length > 0) {
+          stopped.push(
+            `${direction}: depth ${depth} reached; ${plural(nextLevel.length, "type")} at depth ${depth} not followed${depth < MAX_DEPTH ? `; raise depth (at most ${MAX_DEPTH})` : ""}`,
+          );
+        }
+        level = nextLevel;
+      }
+      return out;
+    };
+    const supertypes = args.direction === "subtypes" ? undefined : await walk("supertypes");
+    const subtypes = args.direction === "supertypes" ? undefined : await walk("subtypes");
+    return {
+      symbol: toSymbolResult(node, file.path.rel, { depth: 0 }),
+      ...(supertypes ? { supertypes } : {}),
+      ...(subtypes ? { subtypes } : {}),
+      ...(stopped.length > 0 ? { stopped } : {}),
+      ...completenessOf(session),
+    };
+  },
+  render(r) {
+    const head = `Type hierarchy of ${r.symbol.name_path}${r.complete ? "" : ` (incomplete: ${r.incomplete_reason})`}`;
+    const section = (title: string, list: TypeEntry[] | undefined) =>
+      list
+        ? [
+            `${title} (${list.length}):`,
+            ...list.map(
+              (t) => `${"  ".repeat(t.depth)}${placeLabel(t as Place)}${t.via ? ` (of ${t.via})` : ""}`,
+            ),
+          ]
+        : [];
+    return [
+      head,
+      ...section("supertypes", r.supertypes),
+      ...section("subtypes", r.subtypes),
+      ...(r.stopped ?? []).map((s) => `stopped: ${s}`),
+    ].join("\n");
+  },
+});
+
+function itemKey(item: TypeHierarchyItem): string {
+  const p = item.selectionRange.start;
+  return `${item.uri}#${p.line}:${p.character}`;
+}

@@ -1,0 +1,64 @@
+/**
+ * Call and type hierarchy items as the contract shows them: the project-relative file, the
+ * symbol's name path (from the file's own symbol tree, so it is the name path other tools take)
+ * and 1-based lines. Items in secret files show their place only; items outside the project
+ * (a standard library) their name only, never a host path.
+ */
+import type { Range } from "vscode-languageserver-protocol";
+import { z } from "zod";
+import type { Project } from "../project/project.js";
+import { symbolAt } from "../symbols/tree.js";
+import type { FileViews } from "./locations.js";
+
+/** What call and type hierarchy items have in common. */
+export interface HierarchyItem {
+  name: string;
+  kind: number;
+  uri: string;
+  range: Range;
+  selectionRange: Range;
+}
+
+export const placeSchema = {
+  relative_path: z.string().optional().describe("absent for a symbol outside the project (a library)"),
+  name_path: z
+    .string()
+    .nullable()
+    .describe(
+      "the symbol's name path in its file (its bare name outside the project); null: top-level code of a file, or a secret file",
+    ),
+  line: z.number().int().optional().describe("1-based line of the symbol's name; absent outside the project"),
+  secret: z.literal(true).optional().describe("in a secret file: only its place is shown"),
+  outside: z.literal(true).optional().describe("outside the project: only its name is shown"),
+};
+
+export interface Place {
+  relative_path?: string;
+  name_path: string | null;
+  line?: number;
+  secret?: true;
+  outside?: true;
+}
+
+/** LSP SymbolKind.File and Module: tsserver names a file's top-level code after the file. */
+const fileKinds = new Set([1, 2]);
+
+export async function placeOf(project: Project, views: FileViews, item: HierarchyItem): Promise<Place> {
+  const where = project.sandbox.fromUri(item.uri);
+  if (where.kind === "outside") return { name_path: item.name, outside: true };
+  const line = item.selectionRange.start.line + 1;
+  if (where.kind === "secret") return { relative_path: where.rel, name_path: null, line, secret: true };
+  if (fileKinds.has(item.kind) && item.range.start.line === 0 && item.range.start.character === 0) {
+    return { relative_path: where.path.rel, name_path: null, line };
+  }
+  const view = await views.get(where.path);
+  const node = view.roots ? symbolAt(view.roots, item.selectionRange.start) : null;
+  return { relative_path: where.path.rel, name_path: node?.namePath ?? item.name, line };
+}
+
+/** `src/a.ts Money/add:9`, `src/secret.ts:4 (secret)`, `round (outside the project)`. */
+export function placeLabel(p: Place): string {
+  if (p.outside) return `${p.name_path} (outside the project)`;
+  if (p.secret) return `${p.relative_path}:${p.line} (secret file)`;
+  return `${p.relative_path} ${p.name_path ?? "(top-level code)"}:${p.line}`;
+}
