@@ -4,6 +4,7 @@ import { genericDeclarationSyntax, markDeclarations } from "../src/symbols/decla
 import type { LanguageAdapter } from "./adapter.js";
 import { customAdapter } from "./custom.js";
 import { dartAdapter } from "./dart.js";
+import { goAdapter } from "./go.js";
 import { rustAnalyzerAdapter } from "./rust-analyzer.js";
 import { typescriptAdapter } from "./typescript.js";
 import { type TypescriptBackend, typescriptBackend, typescriptNativeAdapter } from "./typescript-native.js";
@@ -23,7 +24,7 @@ function withDeclarations(adapter: LanguageAdapter): LanguageAdapter {
   };
 }
 
-const builtIn: readonly LanguageAdapter[] = [typescriptAdapter, rustAnalyzerAdapter, dartAdapter];
+const builtIn: readonly LanguageAdapter[] = [typescriptAdapter, rustAnalyzerAdapter, dartAdapter, goAdapter];
 
 export const adapters: readonly LanguageAdapter[] = builtIn.map(withDeclarations);
 

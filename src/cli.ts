@@ -288,7 +288,7 @@ async function userDecision(
   for (const [id, ls] of declared)
     lines.push(`  - the ${id} server declared in ${configFile}: ${[ls.command, ...ls.args].join(" ")}`);
   lines.push(
-    "  - its own TypeScript (node_modules/typescript), rust-analyzer with build scripts and proc macros, cargo check",
+    "  - its own TypeScript (node_modules/typescript), rust-analyzer with build scripts and proc macros, cargo check, cgo and the go.mod toolchain for gopls",
   );
   const { allowances } = splitSecretAllowances(config.secrets);
   if (allowances.length > 0) lines.push(`  - its secret exceptions: ${allowances.join(", ")}`);

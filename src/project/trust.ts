@@ -123,6 +123,10 @@ export function whatTrustEnables(
     );
   if (languages.includes("dart"))
     out.push("start the Dart analysis server (it runs the project's analyzer plugins)");
+  if (languages.includes("go"))
+    out.push(
+      "let gopls's go command run cgo (the C compiler) and follow your GOTOOLCHAIN (a toolchain go.mod names) and GOFLAGS",
+    );
   if (secretAllowances.length > 0)
     out.push(`apply the secret exceptions of .scalpel/project.yml (${secretAllowances.join(", ")})`);
   return out;

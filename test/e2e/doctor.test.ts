@@ -29,6 +29,18 @@ test("doctor lists each built-in server with a version or an install hint", () =
     out,
     /^(✔ Dart \(analysis server\): Dart SDK version|✘ Dart \(analysis server\): not found — Install the Dart SDK)/m,
   );
+  assert.match(
+    out,
+    /^(✔ Go \(gopls\): golang\.org\/x\/tools\/gopls v|✘ Go \(gopls\): not found — gopls is not)/m,
+  );
+});
+
+test("a broken SCALPEL_GOPLS is reported with the install hint", () => {
+  const { out } = doctor([], { SCALPEL_GOPLS: "/nonexistent/gopls" });
+  assert.match(
+    out,
+    /^✘ Go \(gopls\): not found — gopls is not installed or does not run \(SCALPEL_GOPLS: not found\)\. Install gopls: `go install golang\.org\/x\/tools\/gopls@v0\.23\.0`/m,
+  );
 });
 
 test("a broken SCALPEL_RUST_ANALYZER is reported with the install hint", () => {

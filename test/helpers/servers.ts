@@ -3,6 +3,7 @@
  * tests of a language skip (with the reason printed) only when its server is genuinely missing.
  */
 import { findDart } from "../../language-servers/dart.js";
+import { findGopls } from "../../language-servers/go.js";
 import { findRustAnalyzer } from "../../language-servers/rust-analyzer.js";
 
 /** undefined when rust-analyzer runs; otherwise the reason the Rust tests skip. */
@@ -13,4 +14,10 @@ export function rustAnalyzerMissing(): string | undefined {
 
 export function dartMissing(): string | undefined {
   return findDart() ? undefined : "the Dart SDK is not installed here (no `dart` or `flutter` on PATH)";
+}
+
+/** undefined when gopls runs; otherwise the reason the Go tests skip. */
+export function goplsMissing(): string | undefined {
+  const found = findGopls();
+  return "missing" in found ? `gopls not available: ${found.missing}` : undefined;
 }

@@ -17,7 +17,7 @@ test("adaptersFor adds declared servers and lets them replace built-ins by id", 
   const list = adaptersFor(declared, { trusted: true });
   assert.deepEqual(
     list.map((a) => a.id),
-    ["typescript", "dart", "python", "rust"],
+    ["typescript", "dart", "go", "python", "rust"],
   );
   assert.deepEqual(list.find((a) => a.id === "python")?.extensions, [".py", ".pyi"]);
   assert.match(list.find((a) => a.id === "rust")?.displayName ?? "", /from project\.yml/);
@@ -30,7 +30,7 @@ test("untrusted: declared servers never start and replace no built-in server", (
   const list = adaptersFor(declared, { trusted: false });
   assert.deepEqual(
     list.map((a) => a.id),
-    ["typescript", "rust", "dart", "python"],
+    ["typescript", "rust", "dart", "go", "python"],
   );
   assert.doesNotMatch(list.find((a) => a.id === "rust")?.displayName ?? "", /from project\.yml/);
   const python = list.find((a) => a.id === "python")!.spec("/tmp");
