@@ -4,7 +4,9 @@
 // Both run at once and every round asks each pair back to back, in alternating order: on a shared
 // machine the load changes from second to second, and a raw series measured before the scalpel
 // series compared two different machines. BENCH_FILES (300) sets the project size, BENCH_ROUNDS (9)
-// the rounds, BENCH_JSON a file to write the figures to.
+// the rounds, BENCH_JSON a file to write the figures to. Then the speed bench (bench/speed/run.ts:
+// both TypeScript backends on 1k/5k/20k-file projects, BENCH_SIZES=none skips it) — it writes its
+// JSON to BENCH_SPEED_JSON or $TMPDIR/scalpel-speed.json.
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -14,6 +16,7 @@ import { log } from "../src/log.js";
 import { LspSession } from "../src/lsp/session.js";
 import { generateLargeFixture } from "../test/helpers/fixtures.js";
 import { callOk, type ScalpelHandle, startScalpel } from "../test/helpers/mcp.js";
+import { runSpeed } from "./speed/run.js";
 
 const files = Number(process.env.BENCH_FILES ?? 300);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 9);
@@ -187,7 +190,9 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((e: unknown) => {
-  console.error(e);
-  process.exit(1);
-});
+main()
+  .then(() => (process.env.BENCH_SIZES === "none" ? undefined : runSpeed()))
+  .catch((e: unknown) => {
+    console.error(e);
+    process.exit(1);
+  });

@@ -1,0 +1,53 @@
+// Small measuring helpers for the speed bench: timings, their median and spread, and peak memory
+// read from /proc (Linux only; elsewhere the memory columns stay empty).
+import { readFileSync } from "node:fs";
+import { descendants } from "../../test/helpers/mcp.js";
+
+export async function timed(fn: () => Promise<unknown>): Promise<number> {
+  const t = performance.now();
+  await fn();
+  return performance.now() - t;
+}
+
+export function median(xs: readonly number[]): number {
+  if (xs.length === 0) return Number.NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+/** "median (min–max)" in ms, or seconds past 10 s; "—" for no samples. */
+export function spread(xs: readonly number[]): string {
+  if (xs.length === 0) return "—";
+  const f = (x: number) => (x >= 10_000 ? `${(x / 1000).toFixed(1)} s` : `${x.toFixed(x < 10 ? 1 : 0)} ms`);
+  if (xs.length === 1) return f(xs[0]!);
+  return `${f(median(xs))} (${f(Math.min(...xs))}–${f(Math.max(...xs))})`;
+}
+
+/** VmHWM (peak resident set) of one process in MB, undefined when it cannot be read. */
+export function peakRssMb(pid: number): number | undefined {
+  try {
+    const m = /^VmHWM:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    return m ? Number(m[1]) / 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The peak RSS of every process under `pid` (the language server and any helpers it spawned),
+ * summed: each process's own peak, so the sum can exceed what the tree held at any one moment.
+ */
+export function treePeakRssMb(pid: number): number | undefined {
+  const peaks = descendants(pid)
+    .map(peakRssMb)
+    .filter((x): x is number => x !== undefined);
+  return peaks.length ? peaks.reduce((a, b) => a + b, 0) : undefined;
+}
+
+export function table(header: string[], rows: string[][]): string {
+  const widths = header.map((h, c) => Math.max(h.length, ...rows.map((r) => (r[c] ?? "").length)));
+  return [header, ...rows]
+    .map((r) => r.map((cell, c) => (cell ?? "").padEnd(widths[c]!)).join("  "))
+    .join("\n");
+}
