@@ -6,7 +6,7 @@ import type {
 import { z } from "zod";
 import { symbolSchema, toSymbolResult } from "../symbols/result.js";
 import { completeness, completenessOf, plural } from "./common.js";
-import { type Place, placeLabel, placeOf, placeSchema } from "./hierarchy-items.js";
+import { type Place, placeLabel, placeSchema, walkLevels } from "./hierarchy-items.js";
 import { FileViews } from "./locations.js";
 import { requireSupport } from "./server-support.js";
 import { resolveSymbol } from "./symbol-access.js";
@@ -90,57 +90,43 @@ export const getCallHierarchyTool = defineTool({
     const views = new FileViews(project, ctx.signal);
     const stopped: string[] = [];
     const walk = async (direction: Direction): Promise<Call[]> => {
-      const calls: Call[] = [];
-      // Each item is expanded once: recursion (a calls b calls a) ends instead of repeating.
-      const seen = new Set(roots.map(itemKey));
-      let level: Array<{ item: CallHierarchyItem; label: string | undefined }> = roots.map((item) => ({
-        item,
-        label: undefined,
-      }));
-      for (let depth = 1; depth <= args.depth && level.length > 0; depth++) {
-        const nextLevel: typeof level = [];
-        for (const { item, label } of level) {
-          if (calls.length >= args.max_items) break;
-          const answer =
+      const reached = await walkLevels<
+        CallHierarchyItem,
+        CallHierarchyIncomingCall | CallHierarchyOutgoingCall
+      >(
+        project,
+        views,
+        {
+          roots,
+          depth: args.depth,
+          maxDepth: MAX_DEPTH,
+          maxItems: args.max_items,
+          direction,
+          noun: "symbol",
+          limitNote: (depth) =>
+            `${direction}: max_items=${args.max_items} reached at depth ${depth}; raise max_items`,
+          ask: (item) =>
             direction === "incoming"
-              ? await session.request<CallHierarchyIncomingCall[] | null>(
+              ? session.request<CallHierarchyIncomingCall[] | null>(
                   "callHierarchy/incomingCalls",
                   { item },
                   opts,
                 )
-              : await session.request<CallHierarchyOutgoingCall[] | null>(
+              : session.request<CallHierarchyOutgoingCall[] | null>(
                   "callHierarchy/outgoingCalls",
                   { item },
                   opts,
-                );
-          for (const call of answer ?? []) {
-            if (calls.length >= args.max_items) {
-              stopped.push(
-                `${direction}: max_items=${args.max_items} reached at depth ${depth}; raise max_items`,
-              );
-              break;
-            }
-            const other = "from" in call ? call.from : call.to;
-            const place = await placeOf(project, views, other);
-            const sites = [...new Set(call.fromRanges.map((r) => r.start.line + 1))].sort((a, b) => a - b);
-            calls.push({ ...place, depth, ...(label !== undefined ? { via: label } : {}), sites });
-            const key = itemKey(other);
-            // Secret and outside items are not followed: their insides are not shown.
-            if (!seen.has(key) && !place.secret && !place.outside) {
-              seen.add(key);
-              nextLevel.push({ item: other, label: place.name_path ?? place.relative_path });
-            }
-          }
-        }
-        if (calls.length >= args.max_items) break;
-        if (depth === args.depth && nextLevel.length > 0) {
-          stopped.push(
-            `${direction}: depth ${depth} reached; ${plural(nextLevel.length, "symbol")} at depth ${depth} not followed${depth < MAX_DEPTH ? `; raise depth (at most ${MAX_DEPTH})` : ""}`,
-          );
-        }
-        level = nextLevel;
-      }
-      return calls;
+                ),
+          next: (call) => ("from" in call ? call.from : call.to),
+        },
+        stopped,
+      );
+      return reached.map(({ place, depth, via, answer }) => ({
+        ...place,
+        depth,
+        ...(via !== undefined ? { via } : {}),
+        sites: [...new Set(answer.fromRanges.map((r) => r.start.line + 1))].sort((a, b) => a - b),
+      }));
     };
     const incoming = args.direction === "outgoing" ? undefined : await walk("incoming");
     const outgoing = args.direction === "incoming" ? undefined : await walk("outgoing");
@@ -175,8 +161,3 @@ export const getCallHierarchyTool = defineTool({
     ].join("\n");
   },
 });
-
-function itemKey(item: CallHierarchyItem): string {
-  const p = item.selectionRange.start;
-  return `${item.uri}#${p.line}:${p.character}`;
-}

@@ -1,8 +1,8 @@
 import type { TypeHierarchyItem } from "vscode-languageserver-protocol";
 import { z } from "zod";
 import { symbolSchema, toSymbolResult } from "../symbols/result.js";
-import { completeness, completenessOf, plural } from "./common.js";
-import { type Place, placeLabel, placeOf, placeSchema } from "./hierarchy-items.js";
+import { completeness, completenessOf } from "./common.js";
+import { type Place, placeLabel, placeSchema, walkLevels } from "./hierarchy-items.js";
 import { FileViews } from "./locations.js";
 import { requireSupport } from "./server-support.js";
 import { resolveSymbol } from "./symbol-access.js";
@@ -67,42 +67,28 @@ export const getTypeHierarchyTool = defineTool({
     const views = new FileViews(project, ctx.signal);
     const stopped: string[] = [];
     const walk = async (direction: "supertypes" | "subtypes"): Promise<TypeEntry[]> => {
-      const out: TypeEntry[] = [];
-      const seen = new Set(roots.map(itemKey));
-      let level: Array<{ item: TypeHierarchyItem; label: string | undefined }> = roots.map((item) => ({
-        item,
-        label: undefined,
+      const reached = await walkLevels<TypeHierarchyItem, TypeHierarchyItem>(
+        project,
+        views,
+        {
+          roots,
+          depth: args.depth,
+          maxDepth: MAX_DEPTH,
+          maxItems: MAX_ITEMS,
+          direction,
+          noun: "type",
+          limitNote: () => `${direction}: ${MAX_ITEMS} types listed at most`,
+          ask: (item) =>
+            session.request<TypeHierarchyItem[] | null>(`typeHierarchy/${direction}`, { item }, opts),
+          next: (type) => type,
+        },
+        stopped,
+      );
+      return reached.map(({ place, depth, via }) => ({
+        ...place,
+        depth,
+        ...(via !== undefined ? { via } : {}),
       }));
-      for (let depth = 1; depth <= args.depth && level.length > 0; depth++) {
-        const nextLevel: typeof level = [];
-        for (const { item, label } of level) {
-          const answer = await session.request<TypeHierarchyItem[] | null>(
-            `typeHierarchy/${direction}`,
-            { item },
-            opts,
-          );
-          for (const other of answer ?? []) {
-            if (out.length >= MAX_ITEMS) {
-              stopped.push(`${direction}: ${MAX_ITEMS} types listed at most`);
-              return out;
-            }
-            const place: Place = await placeOf(project, views, other);
-            out.push({ ...place, depth, ...(label !== undefined ? { via: label } : {}) });
-            const key = itemKey(other);
-            if (!seen.has(key) && !place.secret && !place.outside) {
-              seen.add(key);
-              nextLevel.push({ item: other, label: place.name_path ?? place.relative_path });
-            }
-          }
-        }
-        if (depth === args.depth && nextLevel.length > 0) {
-          stopped.push(
-            `${direction}: depth ${depth} reached; ${plural(nextLevel.length, "type")} at depth ${depth} not followed${depth < MAX_DEPTH ? `; raise depth (at most ${MAX_DEPTH})` : ""}`,
-          );
-        }
-        level = nextLevel;
-      }
-      return out;
     };
     const supertypes = args.direction === "subtypes" ? undefined : await walk("supertypes");
     const subtypes = args.direction === "supertypes" ? undefined : await walk("subtypes");
@@ -133,8 +119,3 @@ export const getTypeHierarchyTool = defineTool({
     ].join("\n");
   },
 });
-
-function itemKey(item: TypeHierarchyItem): string {
-  const p = item.selectionRange.start;
-  return `${item.uri}#${p.line}:${p.character}`;
-}

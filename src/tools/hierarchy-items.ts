@@ -8,6 +8,7 @@ import type { Range } from "vscode-languageserver-protocol";
 import { z } from "zod";
 import type { Project } from "../project/project.js";
 import { symbolAt } from "../symbols/tree.js";
+import { plural } from "./common.js";
 import type { FileViews } from "./locations.js";
 
 /** What call and type hierarchy items have in common. */
@@ -61,4 +62,72 @@ export function placeLabel(p: Place): string {
   if (p.outside) return `${p.name_path} (outside the project)`;
   if (p.secret) return `${p.relative_path}:${p.line} (secret file)`;
   return `${p.relative_path} ${p.name_path ?? "(top-level code)"}:${p.line}`;
+}
+
+/** One answer reached by a walk: where it is, its level, and the symbol of the level above it. */
+export interface Reached<A> {
+  place: Place;
+  depth: number;
+  via?: string;
+  answer: A;
+}
+
+export interface LevelWalk<I extends HierarchyItem, A> {
+  roots: readonly I[];
+  /** Levels asked for, and the most the tool allows (named in the cut-off note). */
+  depth: number;
+  maxDepth: number;
+  maxItems: number;
+  direction: string;
+  /** What an item is, for the cut-off note: "symbol", "type". */
+  noun: string;
+  /** The note when `maxItems` answers are reached at `depth`. */
+  limitNote: (depth: number) => string;
+  ask: (item: I) => Promise<readonly A[] | null>;
+  /** The item an answer leads to (an incoming call's caller, a subtype). */
+  next: (answer: A) => I;
+}
+
+/**
+ * Call and type hierarchies, level by level up to `depth`: each item is expanded once (recursion
+ * ends instead of repeating), secret and outside items are listed but not followed, and where the
+ * walk stops early `stopped` says so and how to go further.
+ */
+export async function walkLevels<I extends HierarchyItem, A>(
+  project: Project,
+  views: FileViews,
+  w: LevelWalk<I, A>,
+  stopped: string[],
+): Promise<Reached<A>[]> {
+  const out: Reached<A>[] = [];
+  const key = (item: HierarchyItem) =>
+    `${item.uri}#${item.selectionRange.start.line}:${item.selectionRange.start.character}`;
+  const seen = new Set(w.roots.map(key));
+  let level: Array<{ item: I; via: string | undefined }> = w.roots.map((item) => ({ item, via: undefined }));
+  for (let depth = 1; depth <= w.depth && level.length > 0; depth++) {
+    const nextLevel: typeof level = [];
+    for (const { item, via } of level) {
+      for (const answer of (await w.ask(item)) ?? []) {
+        if (out.length >= w.maxItems) {
+          stopped.push(w.limitNote(depth));
+          return out;
+        }
+        const other = w.next(answer);
+        const place = await placeOf(project, views, other);
+        out.push({ place, depth, ...(via !== undefined ? { via } : {}), answer });
+        if (!seen.has(key(other)) && !place.secret && !place.outside) {
+          seen.add(key(other));
+          nextLevel.push({ item: other, via: place.name_path ?? place.relative_path });
+        }
+      }
+    }
+    if (depth === w.depth && nextLevel.length > 0) {
+      const more = depth < w.maxDepth ? `; raise depth (at most ${w.maxDepth})` : "";
+      stopped.push(
+        `${w.direction}: depth ${depth} reached; ${plural(nextLevel.length, w.noun)} at depth ${depth} not followed${more}`,
+      );
+    }
+    level = nextLevel;
+  }
+  return out;
 }
