@@ -1,10 +1,23 @@
 /**
  * What scalpel knows about one language server: which files it serves, how to launch it, and its
  * quirks. Everything language-specific lives behind this interface; the rest of the code iterates
- * the adapter list in `language-servers/index.ts`.
+ * the adapter list in `language-servers/index.ts` (test/unit/language-knowledge.test.ts holds it:
+ * src/ outside this folder names no built-in language's manifests, servers or build tools).
+ *
+ * How to add a language: write one adapter file here (`python.ts`, say) exporting a
+ * `LanguageAdapter`, and add it to the `builtIn` list in `index.ts`. The fields below are the whole
+ * plug-in surface: finding and starting the server and its readiness and diagnostics (`spec`, see
+ * src/lsp/types.ts), `untrusted()` (what it must not run for a project the user has not trusted)
+ * and `trustEnables` (what trusting would change), install hints (`probe().hint`, shown by
+ * `scalpel doctor`), code extensions (`extensions`, `otherSourceExtensions`), folders
+ * (`ignoredDirs`, `dependencyDirs`, `outputs`), test files, symbol clean-up, the project a file
+ * belongs to, a whole-project check, and what onboarding reads from the manifests (`onboarding`,
+ * in a small file of its own beside the adapter: `go-mod-facts.ts`). Then add the ecosystem's
+ * names to the list in language-knowledge.test.ts, a fixture under test/fixtures/ and an e2e test.
  */
 import type { Diagnostic, DocumentSymbol } from "vscode-languageserver-protocol";
 import type { LaunchCommand, RequestOptions, ServerSpec } from "../src/lsp/types.js";
+import type { ProjectConfig } from "../src/project/config.js";
 import type { DeclarationSyntax } from "../src/symbols/declaration.js";
 
 export interface ServerProbe {
@@ -22,10 +35,20 @@ export interface LanguageAdapter {
   /** File extensions with the dot, lower case. */
   extensions: string[];
   /**
-   * Heavy directory names the disk watcher skips (watch cost). Not what listing and search hide:
-   * that follows the repository's ignore files and `outputs`.
+   * Source files of this language that its server does not open (TypeScript: `.mjs`, `.cjs`):
+   * `search_for_pattern`'s `code_files_only` counts them as code with `extensions`.
+   */
+  otherSourceExtensions?: readonly string[];
+  /**
+   * Heavy directory names the disk watcher skips (watch cost), `dependencyDirs` included. Not what
+   * listing and search hide: that follows the repository's ignore files, `dependencyDirs` and `outputs`.
    */
   ignoredDirs: string[];
+  /**
+   * Folders of installed dependencies, never the project's sources (`node_modules`): listing and
+   * search skip them at any depth, like `.git` (src/project/ignore.ts). List them in `ignoredDirs` too.
+   */
+  dependencyDirs?: readonly string[];
   /** Folders this language builds into, hidden from listing and search only where a manifest names them. */
   outputs?: OutputDirs;
   /**
@@ -33,6 +56,11 @@ export interface LanguageAdapter {
    * `__tests__/`): what `exclude_tests` leaves out. Default: `test/`, `tests/`, `__tests__/` folders.
    */
   testFiles?: readonly string[];
+  /**
+   * Diagnostic `source` values that name the language's only checker, so they tell two checks
+   * apart nowhere: answers leave them out (a language with several checkers keeps its sources).
+   */
+  soleDiagnosticSources?: readonly string[];
   /** The launch spec for a project root, or the reason it cannot be launched. */
   spec(root: string): ServerSpec | { missing: string };
   /**
@@ -41,8 +69,24 @@ export interface LanguageAdapter {
    * or build command — or refuse to start, saying why. Required, so that a new adapter has to decide.
    */
   untrusted(): LanguageAdapter;
-  /** For `scalpel doctor`; `root` is the project, for servers resolved relative to it. */
+  /**
+   * What trusting the project lets this adapter run that `untrusted()` withholds, as a phrase that
+   * completes "trusting it would: …" (`let rust-analyzer run build scripts and proc macros …`), or
+   * null where trust changes nothing for this project (TypeScript without its own compiler). Shown
+   * by `scalpel trust`, `scalpel doctor` and `activate_project` (src/project/trust.ts). Absent:
+   * trust changes nothing for this language.
+   */
+  trustEnables?(root: string): string | null;
+  /**
+   * For `scalpel doctor`; `root` is the project, for servers resolved relative to it. A missing
+   * server's `hint` says how to install it: doctor prints it as it is.
+   */
   probe(root?: string): Promise<ServerProbe>;
+  /**
+   * A line `scalpel doctor --project` prints about how this language runs for that project
+   * (TypeScript: which backend, and why); null when there is nothing to say.
+   */
+  doctorNote?(root: string, config: ProjectConfig): Promise<string | null>;
   /**
    * Server-specific clean-up of a document symbol tree before name paths are built (drop
    * anonymous callbacks, normalise qualified names, flatten impl blocks, widen ranges to the whole
@@ -81,6 +125,49 @@ export interface LanguageAdapter {
    * knows which tsconfig a file belongs to). Absent: results name no project.
    */
   project?: { manifests: readonly string[] } | { ask: AskProject };
+  /** What the `onboarding` tool reads from this language's manifests at the project root. */
+  onboarding?: OnboardingFacts;
+}
+
+/** The manifests of one language, read for onboarding (src/tools/onboarding.ts). */
+export interface OnboardingFacts {
+  /** The root files `facts` reads, by exact name: named when a project has no commands at all. */
+  manifests: readonly string[];
+  /** What they say, or null when the project has none of them. */
+  facts(tree: ProjectTree): Promise<ManifestFacts | null>;
+  /**
+   * Top-level folders that by this language's convention hold sources (`crates`, `cmd`,
+   * `internal`), suggested for a first list_dir beside `src`, `lib`, `bin`, `app`, `packages`.
+   */
+  sourceFolders?: readonly string[];
+}
+
+/** What one language's manifests say; every path is root-relative and names a visible file. */
+export interface ManifestFacts {
+  /** The build files read, in the order shown (`package.json`, `pnpm-lock.yaml`). */
+  buildFiles: string[];
+  /** Entry points with where they come from: `src/main.rs (Cargo binary)`. */
+  entryPoints: string[];
+  /** Build, test and check commands with where they come from: `cargo test (Cargo.toml)`. */
+  commands: string[];
+  /** The package manager and what says so: `pnpm (pnpm-lock.yaml)`. */
+  packageManager?: string;
+  /** Workspace package (member) directories. */
+  workspaces?: string[];
+  /** Other facts, one line each: `Go module example.com/shop: go 1.22, 2 direct requirements (go.mod)`. */
+  notes?: string[];
+}
+
+/** The project as onboarding may look at it: root-relative paths, secrets and ignored paths invisible. */
+export interface ProjectTree {
+  /** Whether `rel` is a visible file (exists, not ignored, not secret). */
+  isFile(rel: string): Promise<boolean>;
+  /** A visible text file's content (bounded in size), or null. */
+  read(rel: string): Promise<string | null>;
+  /** The names of the visible directories directly under `rel`, sorted. */
+  dirs(rel: string): Promise<string[]>;
+  /** The names of the visible files directly under `rel`, sorted. */
+  files(rel: string): Promise<string[]>;
 }
 
 /** Output folders declared by a manifest: `dirs` reads one manifest and answers paths relative to it. */

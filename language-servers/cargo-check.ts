@@ -2,7 +2,8 @@
  * The whole-project check for Rust: `cargo check` of each Cargo workspace, rustc's own messages as
  * JSON. rust-analyzer announces no workspace diagnostics, and its flycheck results arrive only by
  * push after a save; `cargo check` is what the build runs (borrow checker, trait solving, macros
- * rust-analyzer does not expand the same way).
+ * rust-analyzer does not expand the same way). It runs as a bounded command in its own process
+ * group: cargo forks rustc and build scripts, which a kill of cargo alone would orphan.
  */
 import { dirname, join, resolve } from "node:path";
 import { type Diagnostic, DiagnosticSeverity } from "vscode-languageserver-protocol";

@@ -40,8 +40,8 @@ export function customAdapter(id: string, config: LanguageServerConfig): Languag
       launch: { command, args: [...config.args] },
       configuration: (section) => settingsSection(config.settings, section),
       // Nothing is known about an arbitrary server's loading: wait for the $/progress it reports
-      // after start (pyright reports none for small projects), bounded.
-      readiness: { kind: "progress", settleMs: 500, maxWaitMs: 60_000 },
+      // after start or after the first didOpen (pyright reports none for small projects), bounded.
+      readiness: { waitForProgress: true, settleMs: 500, firstOpenSettleMs: 500, maxWaitMs: 60_000 },
       languageIdFor: () => config.language_id ?? id,
       diagnostics: config.diagnostics,
     };

@@ -11,6 +11,7 @@ import { runVersion } from "../src/lsp/probe.js";
 import type { ServerSpec } from "../src/lsp/types.js";
 import type { DeclarationSyntax } from "../src/symbols/declaration.js";
 import type { LanguageAdapter, ServerProbe } from "./adapter.js";
+import { pubspecOnboarding } from "./pubspec-facts.js";
 import { which } from "./which.js";
 
 export const dartInstallHint =
@@ -61,10 +62,18 @@ function spec(_root: string): ServerSpec | { missing: string } {
       flutterOutline: false,
     },
     configuration: (section) => (section === "dart" ? { showTodos: false, enableSdkFormatter: false } : null),
+    // (Symbol ranges collapse to the identifier unless the client declares
+    // hierarchicalDocumentSymbolSupport, which the generic client capabilities do.)
     // Docs: `$/analyzerStatus` `{ isAnalyzing: boolean }` is sent only when the client does not
     // declare window.workDoneProgress; scalpel declares it, so analysis arrives as `$/progress`.
-    // The rule honours both.
-    readiness: { kind: "analyzer-status", settleMs: 500, maxWaitMs: 120_000 },
+    // The rule honours both: ready when neither says analysis is running and 500 ms passed
+    // without either signal.
+    readiness: {
+      waitForProgress: true,
+      status: { method: "$/analyzerStatus", busy: (p) => p.isAnalyzing === true },
+      settleMs: 500,
+      maxWaitMs: 120_000,
+    },
     languageIdFor: () => "dart",
     // The docs list textDocument/publishDiagnostics only (no textDocument/diagnostic).
     diagnostics: "push",
@@ -139,7 +148,9 @@ function dartAdapterFor(trusted: boolean): LanguageAdapter {
     probe,
     normalizeSymbols: (symbols) => normalizeDartSymbols(symbols),
     declarations: dartDeclarations,
+    onboarding: pubspecOnboarding,
     untrusted: () => dartAdapterFor(false),
+    trustEnables: () => "start the Dart analysis server (it runs the project's analyzer plugins)",
   };
 }
 

@@ -2,25 +2,23 @@
  * gopls (measured with gopls v0.23.0 built by Go 1.26, `go install golang.org/x/tools/gopls@v0.23.0`).
  * Behaviour observed on that version is noted next to each setting.
  */
-import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { type DocumentSymbol, SymbolKind } from "vscode-languageserver-protocol";
-import { runVersion, runVersionSync } from "../src/lsp/probe.js";
+import { type Candidate, firstRunning, type Running, runVersion } from "../src/lsp/probe.js";
 import type { ServerSpec } from "../src/lsp/types.js";
 import type { DeclarationSyntax } from "../src/symbols/declaration.js";
 import type { NormalizedSymbol } from "../src/symbols/tree.js";
 import { allLines } from "../src/text/lines.js";
 import type { LanguageAdapter, ServerProbe } from "./adapter.js";
+import { goModOnboarding } from "./go-mod-facts.js";
 
 export const goInstallHint =
   "Install gopls: `go install golang.org/x/tools/gopls@v0.23.0` (needs Go, https://go.dev/dl/; it lands in " +
   "$GOPATH/bin, usually ~/go/bin), or set SCALPEL_GOPLS to a gopls binary.";
 
 /** Where a working gopls is looked for, in order: `go install` puts it in $GOBIN, else $GOPATH/bin. */
-export function goplsCandidates(
-  env: NodeJS.ProcessEnv = process.env,
-): Array<{ command: string; from: string }> {
+export function goplsCandidates(env: NodeJS.ProcessEnv = process.env): Candidate[] {
   if (env.SCALPEL_GOPLS) return [{ command: env.SCALPEL_GOPLS, from: "SCALPEL_GOPLS" }];
   const out = [{ command: "gopls", from: "PATH" }];
   if (env.GOBIN) out.push({ command: join(env.GOBIN, "gopls"), from: "GOBIN" });
@@ -31,35 +29,11 @@ export function goplsCandidates(
   return out;
 }
 
-interface Found {
-  command: string;
-  version: string;
-  from: string;
-}
-
-let cached: { key: string; result: Found | { missing: string } } | undefined;
-
 /** The first candidate that answers `gopls version`. */
-export function findGopls(): Found | { missing: string } {
-  const key = [process.env.SCALPEL_GOPLS, process.env.GOBIN, process.env.GOPATH].join("\0");
-  if (cached?.key === key) return cached.result;
-  const tried: string[] = [];
-  let result: Found | { missing: string } | undefined;
-  for (const c of goplsCandidates()) {
-    if (c.from !== "PATH" && !existsSync(c.command)) {
-      tried.push(`${c.from}: not found`);
-      continue;
-    }
-    const v = runVersionSync(c.command, ["version"]);
-    if (v.ok) {
-      result = { command: c.command, version: v.output, from: c.from };
-      break;
-    }
-    tried.push(`${c.from}: ${v.error ?? "failed"}`);
-  }
-  result ??= { missing: `gopls is not installed or does not run (${tried.join("; ")}). ${goInstallHint}` };
-  cached = { key, result };
-  return result;
+export function findGopls(): Running | { missing: string } {
+  const found = firstRunning(goplsCandidates(), ["version"]);
+  if ("command" in found) return found;
+  return { missing: `gopls is not installed or does not run (${found.tried.join("; ")}). ${goInstallHint}` };
 }
 
 /**
@@ -86,6 +60,10 @@ const goplsSettings = {
   codelenses: { generate: false, regenerate_cgo: false, run_govulncheck: false, test: false, tidy: false },
   // No anonymous usage counters or prompts from a headless server.
   telemetryPrompt: false,
+  // Hovers end with a "[`(store.Book).Price` on pkg.go.dev](https://pkg.go.dev/…)" line by default
+  // (measured, v0.23.0): navigation for an editor, noise in get_type_info. Doc links (`[PerPage]`)
+  // stay; their targets are dropped with the rest of the markdown.
+  linksInHover: false,
 };
 
 function spec(_root: string, trusted: boolean): ServerSpec | { missing: string } {
@@ -100,7 +78,7 @@ function spec(_root: string, trusted: boolean): ServerSpec | { missing: string }
     // packages, which wait inside gopls meanwhile. It asks for a workDoneProgress token at start
     // but sent no `$/progress` for that load on either module, so there is nothing to wait for
     // here; the short settle honours a progress a later version may send.
-    readiness: { kind: "progress", settleMs: 300, maxWaitMs: 120_000 },
+    readiness: { waitForProgress: true, settleMs: 300, firstOpenSettleMs: 300, maxWaitMs: 120_000 },
     languageIdFor: () => "go",
     // gopls v0.23.0 does not announce diagnosticProvider and answers a `textDocument/diagnostic`
     // with `{ kind: "" }`: it publishes instead, after each change (its `diagnosticsDelay`, 1 s
@@ -219,7 +197,10 @@ function goAdapterFor(trusted: boolean): LanguageAdapter {
     declarations: goDeclarations,
     // The Go module a file belongs to: the nearest go.mod up from it.
     project: { manifests: ["go.mod"] },
+    onboarding: goModOnboarding,
     untrusted: () => goAdapterFor(false),
+    trustEnables: () =>
+      "let gopls's go command run cgo (the C compiler) and follow your GOTOOLCHAIN (a toolchain go.mod names) and GOFLAGS",
   };
 }
 

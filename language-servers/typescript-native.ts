@@ -166,8 +166,8 @@ function spec(root: string, trusted: boolean): ServerSpec | { missing: string } 
     configuration: (section) => (section === undefined ? null : (settings[section] ?? null)),
     // No $/progress at all (measured): the first request after a didOpen waits inside the server
     // while the project loads (documentSymbol 75 ms after initialize on a 2-file project) and its
-    // answers are complete from then on.
-    readiness: { kind: "immediate" },
+    // answers are complete from then on: nothing to wait for.
+    readiness: {},
     languageIdFor: (ext) => languageIds[ext] ?? "typescript",
     // Pull only in 7.0.2 (`textDocument/diagnostic`, 5–50 ms warm); it pushes tsconfig problems only.
     diagnostics: "pull",

@@ -23,7 +23,7 @@ import { killAllServersSync } from "./lsp/process.js";
 import { refuseForbiddenRoot } from "./project/allowed-roots.js";
 import { configFile, readProjectConfig, splitSecretAllowances } from "./project/config.js";
 import { isProjectName, ProjectRegistry } from "./project/registry.js";
-import { configDigest, TrustStore } from "./project/trust.js";
+import { builtInTrustEnables, configDigest, languagesOnDisk, TrustStore } from "./project/trust.js";
 import { createServer, serveStdio } from "./server.js";
 import { allTools, toolsFor } from "./tools/index.js";
 import { runTool } from "./tools/run-tool.js";
@@ -36,7 +36,7 @@ Usage:
   scalpel mcp [--project PATH] [--read-only] [--trust] [--projects-in DIR …] [--http PORT]
                                 MCP server on stdio (or Streamable HTTP with --http)
   scalpel trust [PATH]          trust a project (default: the current directory): its declared language
-                                servers, own TypeScript, build scripts and proc macros may run; registers it
+                                servers, own compilers and build code may run (it says which); registers it
   scalpel untrust [PATH]        withdraw that trust
   scalpel register [PATH]       allow activate_project to open a project, without trusting it
   scalpel doctor [--project PATH]                 which language servers are installed; the project's trust
@@ -283,15 +283,16 @@ async function userDecision(
     return 0;
   }
   await store.trust(root, configDigest(text));
-  const declared = Object.entries(config.language_servers);
-  const lines = [`${root} is trusted (as '${name}'). scalpel may now run, for this project:`];
-  for (const [id, ls] of declared)
-    lines.push(`  - the ${id} server declared in ${configFile}: ${[ls.command, ...ls.args].join(" ")}`);
-  lines.push(
-    "  - its own TypeScript (node_modules/typescript), rust-analyzer with build scripts and proc macros, cargo check, cgo and the go.mod toolchain for gopls",
-  );
+  const granted: string[] = [];
+  for (const [id, ls] of Object.entries(config.language_servers))
+    granted.push(`start the ${id} server declared in ${configFile}: ${[ls.command, ...ls.args].join(" ")}`);
+  granted.push(...builtInTrustEnables(root, await languagesOnDisk(root, config)));
   const { allowances } = splitSecretAllowances(config.secrets);
-  if (allowances.length > 0) lines.push(`  - its secret exceptions: ${allowances.join(", ")}`);
+  if (allowances.length > 0) granted.push(`apply its secret exceptions: ${allowances.join(", ")}`);
+  const lines = [
+    `${root} is trusted (as '${name}').${granted.length > 0 ? " For this project, scalpel may now:" : " For the languages found, trust changes nothing yet."}`,
+    ...granted.map((g) => `  - ${g}`),
+  ];
   lines.push(`A change to ${configFile} withdraws this trust until you run scalpel trust again.`);
   process.stdout.write(`${lines.join("\n")}\n`);
   return 0;

@@ -7,11 +7,8 @@ import { realpath } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { LanguageAdapter } from "../language-servers/adapter.js";
 import { adapters, adaptersFor, probedAdapters } from "../language-servers/index.js";
-import { typescriptBackend } from "../language-servers/typescript-native.js";
-import { configFile, readProjectConfig, splitSecretAllowances } from "./project/config.js";
-import { detectLanguages } from "./project/detect.js";
-import { IgnoreRules } from "./project/ignore.js";
-import { configDigest, TrustStore, whatTrustEnables } from "./project/trust.js";
+import { configFile, readProjectConfig } from "./project/config.js";
+import { configDigest, TrustStore, whatTrustWouldEnable } from "./project/trust.js";
 import { version } from "./version.js";
 
 async function line(adapter: LanguageAdapter, root?: string): Promise<string> {
@@ -31,8 +28,10 @@ export async function doctorReport(project?: string, cwd = process.cwd()): Promi
     const root = await realpath(given).catch(() => given);
     const { config, text } = await readProjectConfig(root);
     const declared = Object.keys(config.language_servers);
-    const ts = typescriptBackend(root, config.typescript_backend);
-    lines.push(`project ${project}: TypeScript backend ${ts.backend} (${ts.why})`);
+    for (const adapter of adapters) {
+      const note = await adapter.doctorNote?.(root, config);
+      if (note) lines.push(`project ${project}: ${note}`);
+    }
     lines.push(
       declared.length === 0
         ? `project ${project}: no language servers declared in ${configFile}`
@@ -53,10 +52,7 @@ export async function doctorReport(project?: string, cwd = process.cwd()): Promi
       lines.push(
         `project ${project}: ${state === "changed" ? `trusted before, but ${configFile} changed since: not trusted now` : "not trusted"} — nothing from the repository runs. Trusting it (\`scalpel trust ${project}\`) would:`,
       );
-      const found = await detectLanguages(root, new IgnoreRules(root, config.ignored_paths), trusted);
-      const languages = config.languages ?? found.map((f) => f.language);
-      const { allowances } = splitSecretAllowances(config.secrets);
-      const enables = whatTrustEnables(root, declared, languages, allowances);
+      const enables = await whatTrustWouldEnable(root, config);
       for (const what of enables.length > 0 ? enables : ["nothing more for this project"])
         lines.push(`  - ${what}`);
     }

@@ -1,8 +1,8 @@
 /**
- * Running a one-shot command (a compiler's whole-project check: `tsc`, `cargo check`) under a time
- * bound. It runs like a language server, in its own tracked process group (process.ts), so that a
- * timeout, an abort or scalpel's exit takes the whole tree down — cargo forks rustc and build
- * scripts, which a kill of the direct child would orphan.
+ * Running a one-shot command (a compiler's whole-project check) under a time bound. It runs like a
+ * language server, in its own tracked process group (process.ts), so that a timeout, an abort or
+ * scalpel's exit takes the whole tree down — a build tool forks compilers and build scripts, which
+ * a kill of the direct child would orphan.
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Logger } from "../log.js";

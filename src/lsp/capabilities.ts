@@ -1,13 +1,14 @@
 /**
  * What scalpel tells servers it supports. Only what the client really handles: servers change their
- * answers by these flags (Dart collapses symbol ranges without hierarchical support, tsserver
- * reports load progress only with workDoneProgress).
+ * answers by these flags (a server may collapse symbol ranges without hierarchical support, or
+ * report its load progress only with workDoneProgress). An adapter adds what its server needs
+ * asked for (ServerSpec.clientCapabilities).
  */
 import type { ClientCapabilities, SymbolKind } from "vscode-languageserver-protocol";
 
 const symbolKinds = Array.from({ length: 26 }, (_, i) => (i + 1) as SymbolKind);
 
-export const clientCapabilities: ClientCapabilities = {
+const genericCapabilities: ClientCapabilities = {
   workspace: {
     applyEdit: false,
     workspaceEdit: {
@@ -51,6 +52,22 @@ export const clientCapabilities: ClientCapabilities = {
   },
   window: { workDoneProgress: true, showMessage: {} },
   general: { positionEncodings: ["utf-16"] },
-  // rust-analyzer reports readiness through `experimental/serverStatus` only when asked.
-  experimental: { serverStatusNotification: true },
 };
+
+/** The generic capabilities with the adapter's `extra` merged in key by key (extra wins on a clash). */
+export function clientCapabilities(extra?: ClientCapabilities): ClientCapabilities {
+  return extra === undefined
+    ? genericCapabilities
+    : (merged(genericCapabilities, extra) as ClientCapabilities);
+}
+
+function merged(base: unknown, extra: unknown): unknown {
+  if (!isPlainObject(base) || !isPlainObject(extra)) return extra;
+  const out: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(extra)) out[key] = key in base ? merged(base[key], value) : value;
+  return out;
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}

@@ -35,7 +35,7 @@ export class LspConnection {
     readable: Readable,
     writable: Writable,
     private readonly logger: Logger,
-    /** Used in messages, e.g. "typescript language server". */
+    /** Used in messages: "<adapter id> language server". */
     private readonly label: string,
   ) {
     this.conn = createMessageConnection(
@@ -78,7 +78,7 @@ export class LspConnection {
     if (this.deadError) return;
     try {
       // `undefined` means "no params" (shutdown, exit): vscode-jsonrpc would send `[null]`, which
-      // rust-analyzer refuses ("invalid type: sequence, expected unit").
+      // a strictly typed server refuses ("invalid type: sequence, expected unit", measured).
       if (params === undefined) await this.conn.sendNotification(method);
       else await this.conn.sendNotification(method, params);
     } catch (e) {

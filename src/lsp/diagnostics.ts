@@ -1,6 +1,6 @@
 /**
- * Store of pushed diagnostics. Servers give no "done" signal (tsserver publishes an empty set and
- * then the errors up to half a second later), so a caller waits for a publish newer than its own
+ * Store of pushed diagnostics. Servers give no "done" signal (one measured publishing an empty set
+ * and then the errors up to half a second later), so a caller waits for a publish newer than its own
  * last change and then for a quiet period, bounded, and is told when the bound was hit.
  */
 import type { Diagnostic, PublishDiagnosticsParams } from "vscode-languageserver-protocol";

@@ -1,8 +1,8 @@
 /**
  * The only sender of didOpen/didChange/didClose: a server sees the current disk text of a file
  * before any request about it. Operations are serialised so notifications leave in a defined order.
- * At most `maxOpen` documents stay open (least recently used are closed) because tsserver
- * re-checks every open file after each change.
+ * At most `maxOpen` documents stay open (least recently used are closed) because a server may
+ * re-check every open file after each change, which stalls later requests.
  */
 import type { Stats } from "node:fs";
 import { stat } from "node:fs/promises";
@@ -43,7 +43,7 @@ function stampOf(s: Stats, takenAt = Date.now()): DiskStamp {
 }
 
 /** A change check's answer: the files it re-sent, closed or announced to the server. */
-export interface DiskSync {
+export interface DiskSyncResult {
   paths: string[];
 }
 
@@ -59,7 +59,7 @@ export interface DocumentsHost {
   onOpened(doc: TrackedDocument): void;
   /**
    * Follow every change synced from disk with `didSave` (the text is the saved file): servers that
-   * check on save (rust-analyzer's `cargo check`) see changes made by any writer.
+   * check on save (ServerSpec.saveOnSync) see changes made by any writer.
    */
   saveOnSync?: boolean;
   onSaved?(uri: string): void;
@@ -104,9 +104,9 @@ export class Documents {
     changes: WatchedChange[],
     filter: WatchFilter | undefined,
     openDocuments = true,
-  ): Promise<DiskSync> {
+  ): Promise<DiskSyncResult> {
     return this.serial(async () => {
-      const result: DiskSync = { paths: [] };
+      const result: DiskSyncResult = { paths: [] };
       if (openDocuments) {
         for (const doc of [...this.open.values()]) if (await this.recheck(doc)) result.paths.push(doc.path);
       }

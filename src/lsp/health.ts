@@ -1,12 +1,12 @@
 /**
- * Whether every process of a language server's tree can still answer. Measured with tsls 5.3.0:
- * after a SIGKILL of its `tsserver.js` child the wrapper stayed up, started no new tsserver, and
- * answered every references request with `[]` (no error) — so the wrapper's liveness says nothing.
+ * Whether every process of a language server's tree can still answer. A wrapper whose worker was
+ * killed may stay up, start no new worker and answer every request with `[]` (no error; measured,
+ * see the adapters' `essentialProcesses`) — so the wrapper's liveness says nothing.
  *
- * The tree is polled (each poll ~0.3 ms on tsls's tree, so once a second costs nothing), and the
- * essential processes already adopted are checked again after every answer (a few µs): an answer
- * that arrives after its worker died is never passed on as a whole one, however soon after the
- * kill it comes.
+ * The tree is polled (each poll ~0.3 ms on a 3-process tree, so once a second costs nothing), and
+ * the essential processes already adopted are checked again after every answer (a few µs): an
+ * answer that arrives after its worker died is never passed on as a whole one, however soon after
+ * the kill it comes.
  */
 import { descendants, processState } from "./process-tree.js";
 import type { EssentialProcess } from "./types.js";
@@ -24,7 +24,7 @@ export class TreeHealth {
   private problem: string | undefined;
 
   /**
-   * `onUnhealthy` gets a reason that completes "The <server> …" (e.g. "lost its tsserver process
+   * `onUnhealthy` gets a reason that completes "The <server> …" (e.g. "lost its worker process
    * (pid 12 exited)"), once.
    */
   constructor(

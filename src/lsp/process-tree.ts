@@ -1,11 +1,12 @@
 /**
  * What the processes below a language server are doing, read from Linux's /proc: a server is a
- * tree (typescript-language-server runs its work in a `node tsserver.js` child), and the wrapper
- * staying up says nothing about the child that answers. Elsewhere there is no /proc to read: the
- * readers return undefined and only the direct child's exit is seen.
+ * tree (a wrapper may run its work in a child process), and the wrapper staying up says nothing
+ * about the child that answers. Elsewhere there is no /proc to read: the readers return undefined
+ * and only the direct child's exit is seen.
  *
- * Cost, measured on tsls 5.3.0 + tsserver 5.9.3 (3 processes, ~20 threads): one `descendants`
- * walk 0.3 ms, one `processState` read a few µs.
+ * Cost, measured on a 3-process, ~20-thread server tree (a wrapper and its worker; the adapter that
+ * declares that worker in `essentialProcesses` says which): one `descendants` walk 0.3 ms, one
+ * `processState` read a few µs.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 

@@ -1,6 +1,6 @@
 /**
  * Spawning language servers and making sure none outlives scalpel. Each server runs in its own
- * process group (`detached`) so that the helpers it forks (tsserver, proc-macro servers) can be
+ * process group (`detached`) so that the helpers it forks (workers, macro expanders) can be
  * signalled together with it.
  */
 import { readdirSync, readFileSync } from "node:fs";

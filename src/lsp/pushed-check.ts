@@ -1,8 +1,9 @@
 /**
- * A checker that runs beside a pull-diagnostics server and publishes its findings by push
- * (rust-analyzer's `cargo check` on save). Its runs are visible only as `$/progress` with a known
- * title; a save (and the server's start-up) means a run is expected. A diagnostics answer waits,
- * bounded, for the expected run to begin and end, and says when it could not.
+ * A checker that runs beside a pull-diagnostics server and publishes its findings by push (a
+ * compiler run on save). Its runs are visible only as `$/progress` with a known title; a save (and,
+ * for a checker that `startsAfterLoad`, the server's start-up) means a run is expected. A
+ * diagnostics answer waits, bounded, for the expected run to begin and end, and says when it could
+ * not.
  */
 import type { PushedChecker } from "./types.js";
 

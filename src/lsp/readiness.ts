@@ -1,8 +1,9 @@
 /**
  * Decides when a server has finished loading the project, from the signals the server itself
- * sends (`$/progress`, rust-analyzer's serverStatus, Dart's analyzerStatus) — never from a fixed
- * sleep alone. Requests are gated on it: a request waits while the server says it is busy, bounded
- * by the rule's `maxWaitMs`; after the bound the server is used anyway and `indexing` stays true.
+ * sends (`$/progress`, a status notification its adapter names in ServerSpec.readiness) — never
+ * from a fixed sleep alone. Requests are gated on it: a request waits while the server says it is
+ * busy, bounded by the rule's `maxWaitMs`; after the bound the server is used anyway and
+ * `indexing` stays true.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Logger } from "../log.js";
@@ -31,6 +32,9 @@ export function reportWaitsTo<T>(listener: WaitListener, fn: () => T): T {
 export function withoutWaitReports<T>(fn: () => T): T {
   return callListener.exit(fn);
 }
+
+/** Bound on a readiness wait when the rule names none. */
+const DEFAULT_MAX_WAIT_MS = 60_000;
 
 /** Waits shorter than this are not worth a notification. */
 export const WAIT_REPORT_AFTER_MS = 1000;
@@ -72,7 +76,7 @@ export class Readiness {
     Token,
     { title: string; since: number; message?: string; percentage?: number }
   >();
-  /** The last `serverStatus` message (rust-analyzer: e.g. "Indexing" states), shown while busy. */
+  /** The last status notification's message (e.g. an indexing state), shown while busy. */
   private statusMessage: string | undefined;
   /** Waits of tool calls that are currently reporting; told of every progress change. */
   private readonly watchers = new Set<() => void>();
@@ -81,23 +85,33 @@ export class Readiness {
   private lastActivity = Date.now();
   private settleUntil = 0;
   private sawFirstOpen = false;
-  private quiescent = false;
-  private analyzing = false;
+  /** What the status notification said last (before any: the rule's `initiallyBusy`). */
+  private reportedBusy: boolean;
   private gaveUpStatus = false;
   private readonly waiters = new Set<() => void>();
+  /** Whether anything holds requests at all; a server with no signal is used at once. */
+  private readonly gated: boolean;
+  private readonly maxWaitMs: number;
 
   constructor(
     private readonly rule: ReadinessRule,
     private readonly logger: Logger,
     private readonly onProgress: ProgressListener,
-  ) {}
+  ) {
+    this.reportedBusy = rule.status?.initiallyBusy === true;
+    this.gated =
+      rule.waitForProgress === true ||
+      rule.status !== undefined ||
+      (rule.settleMs ?? 0) > 0 ||
+      rule.firstOpenSettleMs !== undefined;
+    this.maxWaitMs = rule.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
+  }
 
   get indexing(): boolean {
-    const kind = this.rule.kind;
-    if (kind === "progress") return this.open.size > 0;
-    if (kind === "server-status") return !this.quiescent;
-    if (kind === "analyzer-status") return this.analyzing || this.open.size > 0;
-    return false;
+    return (
+      (this.rule.status !== undefined && this.reportedBusy) ||
+      (this.rule.waitForProgress === true && this.open.size > 0)
+    );
   }
 
   /** `window/workDoneProgress/create`: the server is about to report work under `token`. */
@@ -140,78 +154,62 @@ export class Readiness {
     this.changed();
   }
 
-  serverStatus(params: unknown): void {
+  /** The rule's status notification (`status.method`) arrived with `params`. */
+  status(params: unknown): void {
     if (!isObject(params)) return;
-    this.quiescent = params.quiescent === true;
-    if (this.quiescent) this.gaveUpStatus = false;
-    if (typeof params.message === "string") {
-      this.statusMessage = params.message;
-      this.onProgress("server status", params.message);
+    const busy = this.rule.status?.busy(params);
+    if (busy === undefined) return;
+    this.reportedBusy = busy;
+    if (!busy) this.gaveUpStatus = false;
+    const message = this.rule.status?.message?.(params);
+    if (message !== undefined) {
+      this.statusMessage = message;
+      this.onProgress("server status", message);
     }
     this.touch();
     this.changed();
   }
 
-  analyzerStatus(params: unknown): void {
-    if (!isObject(params)) return;
-    this.analyzing = params.isAnalyzing === true;
-    if (!this.analyzing) this.gaveUpStatus = false;
-    this.touch();
-    this.changed();
-  }
-
   /**
-   * A document was opened. tsserver starts loading a project only when its first file is opened,
-   * so the first open gets a settle window during which a progress may begin and must be waited
-   * for.
+   * A document was opened. A server that starts loading a project only when its first file is
+   * opened gets a settle window (`firstOpenSettleMs`) during which a progress may begin and must
+   * be waited for.
    */
   documentOpened(): void {
-    if (this.rule.kind !== "progress" || this.sawFirstOpen) return;
+    if (this.rule.firstOpenSettleMs === undefined || this.sawFirstOpen) return;
     this.sawFirstOpen = true;
-    this.settleUntil = Date.now() + (this.rule.firstOpenSettleMs ?? this.rule.settleMs);
+    this.settleUntil = Date.now() + this.rule.firstOpenSettleMs;
     this.touch();
   }
 
   /** Resolves when the initial load is over (or the bound was hit). */
   async initialLoad(signal?: AbortSignal): Promise<void> {
-    const rule = this.rule;
-    if (rule.kind === "immediate") return;
+    if (!this.gated) return;
+    const settleMs = this.rule.settleMs ?? 0;
     this.lastActivity = Date.now();
     const started = Date.now();
-    const done =
-      rule.kind === "progress"
-        ? () => this.activeTokens().length === 0 && Date.now() - this.lastActivity >= rule.settleMs
-        : rule.kind === "analyzer-status"
-          ? () =>
-              !this.statusBusy() &&
-              this.activeTokens().length === 0 &&
-              Date.now() - this.lastActivity >= (rule.settleMs ?? 0)
-          : () => !this.statusBusy();
-    const ok = await this.waitUntil(done, started + rule.maxWaitMs, signal);
-    if (!ok) this.giveUp(rule.maxWaitMs);
+    const done = () =>
+      !this.statusBusy() && !this.progressBusy() && Date.now() - this.lastActivity >= settleMs;
+    const ok = await this.waitUntil(done, started + this.maxWaitMs, signal);
+    if (!ok) this.giveUp(this.maxWaitMs);
     else this.logger.debug(`initial load settled after ${Date.now() - started} ms`);
   }
 
   /** Gate for one request: wait while the server reports work, bounded by the rule. */
   async idle(signal?: AbortSignal): Promise<void> {
-    const rule = this.rule;
-    if (rule.kind === "immediate") return;
-    const busy =
-      rule.kind === "progress"
-        ? () => Date.now() < this.settleUntil || this.activeTokens().length > 0
-        : rule.kind === "analyzer-status"
-          ? () => this.statusBusy() || this.activeTokens().length > 0
-          : () => this.statusBusy();
+    if (!this.gated) return;
+    const busy = () => Date.now() < this.settleUntil || this.statusBusy() || this.progressBusy();
     if (!busy()) return;
     const started = Date.now();
-    const ok = await this.waitUntil(() => !busy(), started + rule.maxWaitMs, signal);
-    if (!ok) this.giveUp(rule.maxWaitMs);
+    const ok = await this.waitUntil(() => !busy(), started + this.maxWaitMs, signal);
+    if (!ok) this.giveUp(this.maxWaitMs);
     else this.logger.debug(`request waited ${Date.now() - started} ms for the server to settle`);
   }
 
   /**
-   * What the server says it is doing now, e.g. "Initializing JS/TS language features" (tsserver's
-   * project load) or "Indexing 40/212 (core)"; undefined when it reports nothing.
+   * What the server says it is doing now, e.g. "Loading the project" or "Indexing 40/212 (core)"
+   * (a progress's title and message, or the status notification's message); undefined when it
+   * reports nothing.
    */
   describe(): string | undefined {
     const latest = [...this.open.values()].filter((e) => e.title || e.message).at(-1);
@@ -220,7 +218,8 @@ export class Readiness {
       return latest.percentage === undefined ? text : `${text} (${latest.percentage}%)`;
     }
     if (this.statusBusy() && this.statusMessage) return this.statusMessage;
-    // tsserver loads a project only after the first didOpen, and announces it a moment later.
+    // The first-open window: the server loads a project after the first didOpen and announces it
+    // a moment later.
     if (Date.now() < this.settleUntil) return "waiting for the project load to begin";
     return undefined;
   }
@@ -255,8 +254,12 @@ export class Readiness {
   }
 
   private statusBusy(): boolean {
-    if (this.gaveUpStatus) return false;
-    return this.rule.kind === "server-status" ? !this.quiescent : this.analyzing;
+    return this.rule.status !== undefined && !this.gaveUpStatus && this.reportedBusy;
+  }
+
+  /** An open progress holds requests (the rule says so and it did not outlive a bound yet). */
+  private progressBusy(): boolean {
+    return this.rule.waitForProgress === true && this.activeTokens().length > 0;
   }
 
   private activeTokens(): Token[] {

@@ -2,7 +2,7 @@
  * The contract between the generic LSP client (`lsp/`) and the language adapters
  * (`language-servers/`). `lsp/` knows nothing about tools, projects or MCP.
  */
-import type { Diagnostic as LspDiagnostic } from "vscode-languageserver-protocol";
+import type { ClientCapabilities, Diagnostic as LspDiagnostic } from "vscode-languageserver-protocol";
 
 export interface LaunchCommand {
   command: string;
@@ -10,32 +10,46 @@ export interface LaunchCommand {
   env?: Record<string, string>;
 }
 
-/** How the client decides the server has finished loading the project. */
-export type ReadinessRule =
-  /** Ready after initialize plus the end of every `$/progress` begun within `settleMs` of start. */
-  | {
-      kind: "progress";
-      settleMs: number;
-      maxWaitMs: number;
-      /**
-       * Servers that load a project only when a file is opened (tsserver): after the first
-       * didOpen, requests wait up to this long for a progress to begin (then for its end).
-       * Defaults to `settleMs`.
-       */
-      firstOpenSettleMs?: number;
-    }
-  /** rust-analyzer: ready when `experimental/serverStatus` says `quiescent: true`. */
-  | { kind: "server-status"; maxWaitMs: number }
+/**
+ * How the client decides the server has finished loading the project, from the signals the adapter
+ * names. With no signal named the server is used at once. Every wait is bounded by `maxWaitMs`.
+ */
+export interface ReadinessRule {
   /**
-   * Dart: ready when neither `$/analyzerStatus` (`isAnalyzing: true`) nor an open `$/progress`
-   * reports analysis (the server uses progress instead of the status notification when the client
-   * supports workDoneProgress), and `settleMs` passed without either signal.
+   * Requests wait while a `$/progress` the server began is open (progress not named here is still
+   * shown in wait reports, it just does not hold requests).
    */
-  | { kind: "analyzer-status"; maxWaitMs: number; settleMs?: number }
-  | { kind: "immediate" };
+  waitForProgress?: boolean;
+  /** A notification in which the server says whether it is busy. */
+  status?: StatusNotification;
+  /** The initial load is over only after this long without any signal (default 0). */
+  settleMs?: number;
+  /**
+   * For a server that loads a project only when a file is opened: after the first didOpen,
+   * requests wait up to this long for a progress to begin (then for its end, when
+   * `waitForProgress`). The window ends as soon as a progress is announced.
+   */
+  firstOpenSettleMs?: number;
+  /** Bound on each wait; past it the server is used anyway and counts as indexing (default 60 s). */
+  maxWaitMs?: number;
+}
+
+/**
+ * A server notification that says whether the server is busy, e.g. `{ busy: true }`. Notifications
+ * whose params are not an object are ignored.
+ */
+export interface StatusNotification {
+  method: string;
+  /** Whether `params` say the server is busy; undefined when they say nothing about it (ignored). */
+  busy: (params: Record<string, unknown>) => boolean | undefined;
+  /** Text shown in wait reports while the server is busy, when `params` carry one. */
+  message?: (params: Record<string, unknown>) => string | undefined;
+  /** Busy until the first notification says otherwise (default: idle until one says busy). */
+  initiallyBusy?: boolean;
+}
 
 export interface ServerSpec {
-  /** Stable id, e.g. "typescript". */
+  /** Stable id: the adapter's. */
   id: string;
   launch: LaunchCommand;
   initializationOptions?: unknown;
@@ -44,25 +58,31 @@ export interface ServerSpec {
   /** Sent once after `initialized` when defined. */
   didChangeConfigurationSettings?: unknown;
   readiness: ReadinessRule;
+  /**
+   * Client capabilities announced in `initialize` on top of the generic ones (merged key by key),
+   * for a server that sends a signal only when asked, e.g. `{ experimental: { statusNotification:
+   * true } }`.
+   */
+  clientCapabilities?: ClientCapabilities;
   /** LSP languageId for a file extension (with dot, lower case), used in didOpen. */
   languageIdFor: (ext: string) => string;
-  /** Push diagnostics only (tsserver), or pull with push fallback. */
+  /** Push diagnostics only, or pull (`textDocument/diagnostic`) with push as the fallback. */
   diagnostics: "push" | "pull";
   /**
    * Push servers that debounce re-checks: the least time between a didOpen/didChange carrying
-   * `text` and the server's first real publish for it. Publishes that arrive sooner (tsls's
-   * `eagerClear` empty set) do not count as the answer to that change.
+   * `text` and the server's first real publish for it. Publishes that arrive sooner (an empty set
+   * sent to clear stale errors at once) do not count as the answer to that change.
    */
   diagnosticsDelayMs?: (text: string) => number;
   /**
-   * Pull servers whose separate checker publishes more diagnostics by push after a save
-   * (rust-analyzer's `cargo check`): the pushed set is merged into the pulled one, and a result
-   * taken while a run is pending says so.
+   * Pull servers whose separate checker (a compiler run) publishes more diagnostics by push after
+   * a save: the pushed set is merged into the pulled one, and a result taken while a run is
+   * pending says so.
    */
   pushedAlongsidePull?: PushedChecker;
   /**
    * Send `didSave` after each change synced from disk (the text is the saved file), so servers
-   * that check on save (rust-analyzer) re-run their checker. Off for servers that do not need it.
+   * that check on save re-run their checker. Off for servers that do not need it.
    */
   saveOnSync?: boolean;
   /** Per-request timeout in ms (default 30 s). */
@@ -75,16 +95,16 @@ export interface ServerSpec {
    */
   checkFile?: (run: CommandRunner, uri: string, opts: RequestOptions) => Promise<LspDiagnostic[]>;
   /**
-   * Long-lived processes below the server that do its work (tsls: `node tsserver.js`). Each must
+   * Long-lived processes below the server that do its work (a wrapper's worker). Each must
    * be running once the server is ready and must not exit while it runs: a wrapper whose worker
-   * died keeps answering, with nothing (see `lsp/health.ts`). Short-lived children (a `cargo
-   * check`) are not listed; any process of the tree that is stopped counts as stuck either way.
+   * died keeps answering, with nothing (see `lsp/health.ts`). Short-lived children (a compiler
+   * run) are not listed; any process of the tree that is stopped counts as stuck either way.
    */
   essentialProcesses?: readonly EssentialProcess[];
 }
 
 export interface EssentialProcess {
-  /** Shown in reasons, e.g. "tsserver". */
+  /** Shown in reasons, e.g. "worker". */
   name: string;
   /** Matched against the process's argv joined by spaces. */
   commandLine: RegExp;
@@ -94,7 +114,7 @@ export interface EssentialProcess {
 export type CommandRunner = <R>(command: string, args: unknown[], opts: RequestOptions) => Promise<R>;
 
 export interface PushedChecker {
-  /** Shown in reasons, e.g. "cargo check". */
+  /** Shown in reasons, e.g. "the build check". */
   name: string;
   /** `$/progress` titles of the checker's runs. */
   progressTitle: RegExp;
@@ -102,6 +122,8 @@ export interface PushedChecker {
   startWithinMs: number;
   /** Bound on waiting for a run to end; past it the result is `complete: false`. */
   maxWaitMs: number;
+  /** The server starts a run once it has loaded the workspace: the first diagnostics wait for it. */
+  startsAfterLoad?: boolean;
 }
 
 export type SessionStatus = "starting" | "ready" | "failed" | "stopped";

@@ -1,9 +1,10 @@
 /**
  * Which paths listing and searching tools skip: what the repository itself ignores (root and nested
- * `.gitignore` and `.ignore` files, `.git/info/exclude`), patterns from project config, dependency
- * folders, and a language's output folders only where they are outputs: a folder an adapter's
- * manifest next to it names as its output (`target/` beside `Cargo.toml`, a tsconfig `outDir`). A
- * tracked `build/` holding sources is searched like any other folder (date-fns `scripts/build/`).
+ * `.gitignore` and `.ignore` files, `.git/info/exclude`), patterns from project config, the
+ * adapters' dependency folders, and a language's output folders only where they are outputs: a
+ * folder an adapter's manifest next to it names as its output (`target/` beside `Cargo.toml`, a
+ * tsconfig `outDir`). A tracked `build/` holding sources is searched like any other folder
+ * (date-fns `scripts/build/`).
  */
 import type { Dirent } from "node:fs";
 import { readFileSync, statSync } from "node:fs";
@@ -13,8 +14,14 @@ import ignore, { type Ignore } from "ignore";
 import type { OutputDirs } from "../../language-servers/adapter.js";
 import { adapters } from "../../language-servers/index.js";
 
-/** Directory names skipped at any depth: version control and installed dependencies, never sources. */
-export const alwaysIgnoredDirs: ReadonlySet<string> = new Set([".git", "node_modules"]);
+/**
+ * Directory names skipped at any depth: version control and the built-in adapters' folders of
+ * installed dependencies (`dependencyDirs`), never sources.
+ */
+export const alwaysIgnoredDirs: ReadonlySet<string> = new Set([
+  ".git",
+  ...adapters.flatMap((a) => a.dependencyDirs ?? []),
+]);
 /** Project-relative directories skipped. */
 const alwaysIgnoredPaths: readonly string[] = [".scalpel/cache"];
 /** The ignore files read in every directory; later ones take precedence, as in ripgrep. */

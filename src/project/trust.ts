@@ -11,9 +11,12 @@
  * server command, say, written by an agent) is not trusted until the user trusts it again.
  */
 import { createHash } from "node:crypto";
-import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
+import { adapters, adaptersFor } from "../../language-servers/index.js";
+import { type ProjectConfig, splitSecretAllowances } from "./config.js";
+import { detectLanguages } from "./detect.js";
+import { IgnoreRules } from "./ignore.js";
 import { scalpelHome } from "./registry.js";
 import { readUserJson, writeUserJson } from "./user-file.js";
 
@@ -98,6 +101,17 @@ export class TrustStore {
 }
 
 /**
+ * What trusting lets the built-in servers of these languages run, in the adapters' words
+ * (`trustEnables`: what each adapter's untrusted form withholds), for the project at `root`.
+ */
+export function builtInTrustEnables(root: string, languages: readonly string[]): string[] {
+  return adapters.flatMap((a) => {
+    const what = languages.includes(a.id) ? a.trustEnables?.(root) : null;
+    return what ? [what] : [];
+  });
+}
+
+/**
  * What trusting would enable, for the project's servers: shown by `doctor` and `activate_project`
  * while the project is not trusted. `declared`: the server ids project.yml declares.
  */
@@ -112,24 +126,32 @@ export function whatTrustEnables(
     out.push(
       `start the language server${declared.length === 1 ? "" : "s"} declared in .scalpel/project.yml (${declared.join(", ")})`,
     );
-  if (
-    languages.includes("typescript") &&
-    existsSync(join(root, "node_modules", "typescript", "package.json"))
-  )
-    out.push("use the project's own TypeScript (node_modules/typescript) instead of scalpel's bundled one");
-  if (languages.includes("rust"))
-    out.push(
-      "let rust-analyzer run build scripts and proc macros and the cargo config's rustc wrapper, and run cargo check (get_project_diagnostics, diagnostics after saves)",
-    );
-  if (languages.includes("dart"))
-    out.push("start the Dart analysis server (it runs the project's analyzer plugins)");
-  if (languages.includes("go"))
-    out.push(
-      "let gopls's go command run cgo (the C compiler) and follow your GOTOOLCHAIN (a toolchain go.mod names) and GOFLAGS",
-    );
+  out.push(...builtInTrustEnables(root, languages));
   if (secretAllowances.length > 0)
     out.push(`apply the secret exceptions of .scalpel/project.yml (${secretAllowances.join(", ")})`);
   return out;
+}
+
+/**
+ * The languages of a project that is not open (doctor, `scalpel trust`): its `languages`, else
+ * those detected the way activation detects them, with the servers it declares counted in.
+ */
+export async function languagesOnDisk(root: string, config: ProjectConfig): Promise<string[]> {
+  if (config.languages) return [...config.languages];
+  const all = adaptersFor(config.language_servers, { trusted: true });
+  const found = await detectLanguages(root, new IgnoreRules(root, config.ignored_paths), all);
+  return found.map((f) => f.language);
+}
+
+/** whatTrustEnables for a project that is not open. */
+export async function whatTrustWouldEnable(root: string, config: ProjectConfig): Promise<string[]> {
+  const { allowances } = splitSecretAllowances(config.secrets);
+  return whatTrustEnables(
+    root,
+    Object.keys(config.language_servers),
+    await languagesOnDisk(root, config),
+    allowances,
+  );
 }
 
 /** The sentence that tells the user how to trust, for messages (no host paths). */

@@ -20,6 +20,8 @@ export interface ProjectSummary {
   /** e.g. `pnpm (pnpm-lock.yaml)`; absent without a package.json. */
   package_manager?: string;
   workspaces?: string[];
+  /** What the manifests say beyond the lists above, e.g. `Go module example.com/shop: go 1.22, 3 direct requirements`. */
+  notes?: string[];
   hint?: string;
 }
 
@@ -52,6 +54,7 @@ export async function projectSummary(workspace: Workspace): Promise<ProjectSumma
     commands: facts.commands,
     ...(facts.packageManager ? { package_manager: facts.packageManager } : {}),
     ...(facts.workspaces.length > 0 ? { workspaces: facts.workspaces } : {}),
+    ...(facts.notes.length > 0 ? { notes: facts.notes } : {}),
   };
 }
 

@@ -174,7 +174,7 @@ function untrustedNote(state: string): string {
     state === "changed"
       ? "The user trusted this project, but its .scalpel/project.yml changed since, so that trust no longer holds"
       : "The user has not trusted this project";
-  return `${why}: nothing from the repository runs (no language server it declares, no binary it ships, no build script or proc macro), and its config cannot un-hide secret files. Built-in servers still answer. ${howToTrust} Trust is the user's decision: do not try to grant it yourself.`;
+  return `${why}: nothing from the repository runs (no language server it declares, no binary it ships, no build step that runs its code; would_enable lists what trust would change), and its config cannot un-hide secret files. Built-in servers still answer. ${howToTrust} Trust is the user's decision: do not try to grant it yourself.`;
 }
 
 /**

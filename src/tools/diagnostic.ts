@@ -4,6 +4,7 @@
  */
 import type { Diagnostic as LspDiagnostic } from "vscode-languageserver-protocol";
 import { z } from "zod";
+import { probedAdapters } from "../../language-servers/index.js";
 import { containingSymbol, type SymbolNode } from "../symbols/tree.js";
 
 export const severities = ["error", "warning", "information", "hint"] as const;
@@ -25,12 +26,8 @@ export const diagnosticSchema = z.object({
 });
 export type Diagnostic = z.infer<typeof diagnosticSchema>;
 
-/**
- * Sources that never tell two checks apart: tsserver is the only checker of TypeScript files and
- * names every diagnostic "typescript": 22 characters each, 198 of the 2,744 of the token
- * benchmark's signature-change answer on rxjs.
- */
-const soleCheckers = new Set(["typescript", "ts"]);
+/** Sources that never tell two checks apart: each adapter names its own (`soleDiagnosticSources`). */
+const soleCheckers = new Set(probedAdapters.flatMap((a) => a.soleDiagnosticSources ?? []));
 
 export function toDiagnostic(d: LspDiagnostic, roots: readonly SymbolNode[] | null): Diagnostic {
   const out: Diagnostic = {

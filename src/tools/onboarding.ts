@@ -1,12 +1,11 @@
 import { readdir } from "node:fs/promises";
 import { extname } from "node:path";
-import { parse as parseYaml } from "yaml";
 import { z } from "zod";
+import type { OnboardingFacts, ProjectTree } from "../../language-servers/adapter.js";
 import { adapters } from "../../language-servers/index.js";
 import { readTextFile } from "../edits/text.js";
 import { memoryStoreOf } from "../memory/store.js";
 import type { Project } from "../project/project.js";
-import { nodeFacts, type ProjectTree } from "./onboarding-npm.js";
 import { defineTool, readOnly } from "./tool.js";
 
 /** The memories onboarding asks for, with what each should hold. */
@@ -35,10 +34,12 @@ export interface ProjectFacts {
   entryPoints: string[];
   /** Commands with where they come from, e.g. `pnpm test` (package.json: vitest run). */
   commands: string[];
-  /** The JavaScript package manager and what says so, e.g. `pnpm (pnpm-lock.yaml)`. */
+  /** The package manager and what says so, e.g. `pnpm (pnpm-lock.yaml)`. */
   packageManager: string | null;
   /** Workspace package directories. */
   workspaces: string[];
+  /** Other facts from the manifests, one line each (a Go module's path and Go version). */
+  notes: string[];
   /**
    * A small source file worth a full get_symbols_overview: an entry point or a file under the
    * source folders, in a language scalpel serves. A folder's overview comes back as counts.
@@ -74,14 +75,28 @@ function treeOf(project: Project): ProjectTree {
       }
     },
     read: (rel) => (visible(rel, false) ? readRootFile(project, rel) : Promise.resolve(null)),
-    async dirs(rel) {
-      const base = rel === "." || rel === "" ? "" : `${rel}/`;
-      return (await listNames(project, rel))
-        .filter((e) => e.dir && visible(`${base}${e.name}`, true))
-        .map((e) => e.name)
-        .sort();
-    },
+    dirs: (rel) => visibleNames(project, rel, true),
+    files: (rel) => visibleNames(project, rel, false),
   };
+}
+
+/** The names of the visible directories (or files) directly under `rel`, sorted. */
+async function visibleNames(project: Project, rel: string, dirs: boolean): Promise<string[]> {
+  const base = rel === "." || rel === "" ? "" : `${rel}/`;
+  const names: string[] = [];
+  for (const e of await listNames(project, rel)) {
+    if (e.dir !== dirs || project.ignore.isIgnored(`${base}${e.name}`, e.dir)) continue;
+    if (!dirs) {
+      try {
+        // A secret file's name is listed by listNames; a manifest reader gets no such file.
+        project.sandbox.resolve(`${base}${e.name}`, { mustExist: true, kind: "file" });
+      } catch {
+        continue;
+      }
+    }
+    names.push(e.name);
+  }
+  return names.sort();
 }
 
 /** Bigger files get counts instead of a symbol list within the default answer budget. */
@@ -127,46 +142,26 @@ async function listNames(project: Project, rel: string): Promise<Array<{ name: s
   }
 }
 
-/** Cargo.toml without a TOML parser: package name, binaries and workspace members are enough here. */
-function fromCargoToml(text: string, facts: ProjectFacts, files: Set<string>): void {
-  const workspace = /^\[workspace\]/m.test(text);
-  const members = /members\s*=\s*\[([^\]]*)\]/m.exec(text)?.[1];
-  if (workspace && members) {
-    const list = [...members.matchAll(/"([^"]+)"/g)].map((m) => m[1]);
-    facts.entryPoints.push(`Cargo workspace members: ${list.join(", ")}`);
-  }
-  for (const m of text.matchAll(/^\[\[bin\]\][^[]*?path\s*=\s*"([^"]+)"/gm)) {
-    facts.entryPoints.push(`${m[1]} (Cargo.toml [[bin]])`);
-  }
-  if (files.has("src/main.rs")) facts.entryPoints.push("src/main.rs (Cargo binary)");
-  if (files.has("src/lib.rs")) facts.entryPoints.push("src/lib.rs (Cargo library)");
-  facts.commands.push(
-    "cargo build (Cargo.toml)",
-    "cargo test (Cargo.toml)",
-    "cargo clippy --all-targets (Cargo.toml; lint)",
-    "cargo fmt --check (Cargo.toml; format)",
-  );
-}
+/** The built-in languages' manifest readers, in the adapters' order. */
+const manifestReaders: readonly OnboardingFacts[] = adapters.flatMap((a) =>
+  a.onboarding ? [a.onboarding] : [],
+);
 
-function fromPubspec(text: string, facts: ProjectFacts, files: Set<string>, binFiles: string[]): void {
-  let spec: Record<string, unknown> = {};
-  try {
-    spec = (parseYaml(text) ?? {}) as Record<string, unknown>;
-  } catch {
-    // A broken pubspec still tells us it is a Dart project.
-  }
-  const deps = spec.dependencies && typeof spec.dependencies === "object" ? spec.dependencies : {};
-  const flutter = "flutter" in deps;
-  if (files.has("lib/main.dart")) facts.entryPoints.push("lib/main.dart (Dart/Flutter app)");
-  for (const f of binFiles) facts.entryPoints.push(`bin/${f} (Dart executable)`);
-  const tool = flutter ? "flutter" : "dart";
-  facts.commands.push(
-    `${tool} pub get (pubspec.yaml)`,
-    `${tool} test (pubspec.yaml)`,
-    `${flutter ? "flutter analyze" : "dart analyze"} (pubspec.yaml; lint)`,
-    "dart format . (pubspec.yaml; format)",
-  );
-}
+/** Top-level folders worth a first list_dir: the usual ones, and those the adapters name. */
+const sourceFolders: ReadonlySet<string> = new Set([
+  "src",
+  "lib",
+  "bin",
+  "app",
+  "packages",
+  ...manifestReaders.flatMap((r) => r.sourceFolders ?? []),
+]);
+
+/**
+ * Build files of tools that no adapter reads, named when present at the root (a Makefile's targets
+ * are read below). A language that gets an adapter takes its manifest out of this list.
+ */
+const otherBuildFiles: readonly string[] = ["Makefile", "justfile"];
 
 function fromMakefile(text: string, facts: ProjectFacts): void {
   const targets = [...text.matchAll(/^([A-Za-z0-9][A-Za-z0-9_.-]*)\s*:(?!=)/gm)].map((m) => m[1]!);
@@ -183,6 +178,7 @@ export async function projectFacts(project: Project, languages: readonly string[
     commands: [],
     packageManager: null,
     workspaces: [],
+    notes: [],
     overviewFile: null,
     ci: [],
   };
@@ -193,39 +189,25 @@ export async function projectFacts(project: Project, languages: readonly string[
     .sort();
   facts.readme = top.find((e) => !e.dir && /^readme(\.|$)/i.test(e.name))?.name ?? null;
 
-  // The few files the entry-point heuristics look at.
+  // Where a first overview is looked for when no entry point is small source code.
   const files = new Set<string>();
   for (const dir of ["src", "lib"]) {
     for (const e of await listNames(project, dir)) if (!e.dir) files.add(`${dir}/${e.name}`);
   }
-  const binFiles = (await listNames(project, "bin"))
-    .filter((e) => !e.dir && e.name.endsWith(".dart"))
-    .map((e) => e.name);
-
-  const node = await nodeFacts(treeOf(project));
-  if (node !== null) {
-    facts.manifests.push("package.json");
-    facts.entryPoints.push(...node.entryPoints);
-    facts.commands.push(...node.commands);
-    facts.packageManager = `${node.packageManager}${node.packageManagerFrom ? ` (${node.packageManagerFrom})` : " (no lockfile)"}`;
-    facts.workspaces = node.workspaces;
-    if (node.packageManagerFrom && !node.packageManagerFrom.startsWith("package.json")) {
-      facts.manifests.push(node.packageManagerFrom);
-    }
-    if (await treeOf(project).isFile("pnpm-workspace.yaml")) facts.manifests.push("pnpm-workspace.yaml");
+  const tree = treeOf(project);
+  for (const reader of manifestReaders) {
+    const found = await reader.facts(tree);
+    if (found === null) continue;
+    for (const f of found.buildFiles) if (!facts.manifests.includes(f)) facts.manifests.push(f);
+    facts.entryPoints.push(...found.entryPoints);
+    facts.commands.push(...found.commands);
+    facts.packageManager ??= found.packageManager ?? null;
+    facts.workspaces.push(...(found.workspaces ?? []));
+    facts.notes.push(...(found.notes ?? []));
   }
-  const cargo = await readRootFile(project, "Cargo.toml");
-  if (cargo !== null) {
-    facts.manifests.push("Cargo.toml");
-    fromCargoToml(cargo, facts, files);
-  }
-  const pubspec = await readRootFile(project, "pubspec.yaml");
-  if (pubspec !== null) {
-    facts.manifests.push("pubspec.yaml");
-    fromPubspec(pubspec, facts, files, binFiles);
-  }
-  for (const name of ["tsconfig.json", "go.mod", "pyproject.toml", "Makefile", "justfile"]) {
-    if (top.some((e) => !e.dir && e.name === name)) facts.manifests.push(name);
+  for (const name of otherBuildFiles) {
+    if (top.some((e) => !e.dir && e.name === name) && !facts.manifests.includes(name))
+      facts.manifests.push(name);
   }
   const make = facts.manifests.includes("Makefile") ? await readRootFile(project, "Makefile") : null;
   if (make !== null) fromMakefile(make, facts);
@@ -273,12 +255,11 @@ export async function onboardingInstructions(
   if (facts.packageManager) seen.push(`- Package manager: ${facts.packageManager}`);
   add("Workspace packages", facts.workspaces);
   add("Entry points", facts.entryPoints);
+  for (const note of facts.notes) seen.push(`- ${note}`);
   add("CI configuration", facts.ci);
   if (facts.readme) seen.push(`- README: ${facts.readme}`);
 
-  const sourceDirs = facts.topLevel.filter((e) =>
-    /^(src|lib|bin|app|packages|crates|cmd|internal)\/$/.test(e),
-  );
+  const sourceDirs = facts.topLevel.filter((e) => sourceFolders.has(e.slice(0, -1)) && e.endsWith("/"));
   const overviewTargets =
     sourceDirs.length > 0
       ? sourceDirs.map((d) => `'${d.slice(0, -1)}'`).join(", ")
@@ -295,7 +276,7 @@ export async function onboardingInstructions(
     ...(facts.commands.length > 0
       ? facts.commands.map((c) => `- ${c}`)
       : [
-          "- none in package.json, Cargo.toml, pubspec.yaml or a Makefile: look at the README and CI configuration.",
+          `- none in ${[...manifestReaders.flatMap((r) => r.manifests), "a Makefile"].join(", ")}: look at the README and CI configuration.`,
         ]),
     "",
     "Explore, in this order:",

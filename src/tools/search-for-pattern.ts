@@ -1,5 +1,6 @@
 import { stat } from "node:fs/promises";
 import { z } from "zod";
+import { probedAdapters } from "../../language-servers/index.js";
 import { decodeText, isBinary, lineStarts, positionAt, readProjectBytes, splitLines } from "../edits/text.js";
 import { walkFiles } from "../project/ignore.js";
 import type { Project } from "../project/project.js";
@@ -29,13 +30,23 @@ const maxSnippetLineChars = 400;
 const batchChars = 1024 * 1024;
 const batchFiles = 64;
 
-/** Source files of the languages people commonly keep next to each other. */
-const codeExtensions = new Set(
-  (
-    "ts tsx mts cts js jsx mjs cjs rs dart py pyi go java kt kts scala swift c h cc cpp cxx hpp hh cs fs rb php " +
-    "lua pl r m mm vue svelte astro ex exs erl hs ml mli clj cljs groovy gradle sh bash zsh ps1 sql zig nim jl"
-  ).split(" "),
-);
+/**
+ * Source files of languages no built-in adapter serves, commonly kept next to those that one does
+ * (the adapters' own `extensions` and `otherSourceExtensions` join them below; a test holds that
+ * this list repeats none of them).
+ */
+export const otherCodeExtensions: readonly string[] = (
+  "java kt kts scala swift c h cc cpp cxx hpp hh cs fs rb php " +
+  "lua pl r m mm vue svelte astro ex exs erl hs ml mli clj cljs groovy gradle sh bash zsh ps1 sql zig nim jl"
+)
+  .split(" ")
+  .map((e) => `.${e}`);
+
+/** What `code_files_only` keeps, besides the files the project's own language servers serve. */
+const codeExtensions: ReadonlySet<string> = new Set([
+  ...probedAdapters.flatMap((a) => [...a.extensions, ...(a.otherSourceExtensions ?? [])]),
+  ...otherCodeExtensions,
+]);
 
 const hitSchema = z.object({
   line: z.number().int().describe("1-based line where the match starts"),
@@ -187,7 +198,7 @@ export const searchForPatternTool = defineTool({
     const chosen = filtered(candidates(project, start, ctx.signal), {
       include,
       exclude,
-      codeOnly: args.code_files_only,
+      code: args.code_files_only ? (rel: string) => isCodeFile(project, rel) : null,
       signal: ctx.signal,
     });
     for await (const file of chosen) {
@@ -255,10 +266,17 @@ const globBatch = 512;
 /** The candidates that pass include_glob, exclude_glob and code_files_only, in walk order. */
 async function* filtered(
   files: AsyncIterable<CheckedPath>,
-  opts: { include: Glob | null; exclude: Glob | null; codeOnly: boolean; signal: AbortSignal },
+  opts: {
+    include: Glob | null;
+    exclude: Glob | null;
+    /** With code_files_only: which files are code. */
+    code: ((rel: string) => boolean) | null;
+    signal: AbortSignal;
+  },
 ): AsyncIterable<CheckedPath> {
   const pass = async (batch: CheckedPath[]): Promise<CheckedPath[]> => {
-    const chosen = opts.codeOnly ? batch.filter((f) => isCodeFile(f.rel)) : batch;
+    const { code } = opts;
+    const chosen = code ? batch.filter((f) => code(f.rel)) : batch;
     const rels = chosen.map((f) => f.rel);
     const included = opts.include ? await globMatches(opts.include, rels, opts.signal) : null;
     const excluded = opts.exclude ? await globMatches(opts.exclude, rels, opts.signal) : null;
@@ -274,10 +292,12 @@ async function* filtered(
   yield* await pass(batch);
 }
 
-function isCodeFile(rel: string): boolean {
+/** A language server of the project serves it (declared servers too), or its extension is code. */
+function isCodeFile(project: Project, rel: string): boolean {
   const name = rel.slice(rel.lastIndexOf("/") + 1);
   const dot = name.lastIndexOf(".");
-  return dot > 0 && codeExtensions.has(name.slice(dot + 1).toLowerCase());
+  if (dot <= 0) return false;
+  return codeExtensions.has(name.slice(dot).toLowerCase()) || project.pool.adapterForPath(rel) !== null;
 }
 
 /** The files to search: the one named, or the non-ignored, non-secret files under a directory. */

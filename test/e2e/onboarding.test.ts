@@ -4,10 +4,10 @@
  * activate_project lists them and says onboarding was performed.
  */
 import { strict as assert } from "node:assert";
-import { mkdir, writeFile } from "node:fs/promises";
+import { cp, mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { makeTempProject, type TempProject } from "../helpers/fixtures.js";
+import { fixturesRoot, makeTempProject, type TempProject } from "../helpers/fixtures.js";
 import { callOk, type ScalpelHandle, startScalpel } from "../helpers/mcp.js";
 
 interface Activation {
@@ -62,6 +62,9 @@ describe("onboarding (e2e)", () => {
       "name: dartapp\ndependencies:\n  path: ^1.8.0\n",
     );
     await writeFile(join(fx.base, "dartapp", "bin", "main.dart"), "void main() {}\n");
+    await cp(join(fixturesRoot, "go-basic"), join(fx.base, "gomod"), { recursive: true });
+    await mkdir(join(fx.base, "gomod", ".scalpel"));
+    await writeFile(join(fx.base, "gomod", ".scalpel", "project.yml"), "languages: []\n");
 
     h = await startScalpel({ cwd: fx.base, env: { SCALPEL_HOME: join(fx.base, "home") } });
   });
@@ -116,6 +119,33 @@ describe("onboarding (e2e)", () => {
     for (const s of ["pubspec.yaml", "bin/main.dart (Dart executable)", "dart test", "dart analyze"]) {
       assert.ok(dart.includes(s), `'${s}' in:\n${dart}`);
     }
+  });
+
+  it("go.mod gives the module, its Go version, the main packages and the go commands", async () => {
+    await callOk(h, "activate_project", { project: "gomod" });
+    const { instructions } = await callOk<{ instructions: string }>(h, "onboarding");
+    for (const s of [
+      "- Build files: go.mod",
+      "- Go module example.com/gobasic: go 1.22, 0 direct requirements (go.mod)",
+      "- Entry points: cmd/shop/main.go (Go command)",
+      "- go build ./... (go.mod)",
+      "- go test ./... (go.mod)",
+      "- go vet ./... (go.mod; lint)",
+      "get_symbols_overview on 'cmd/shop/main.go'",
+    ]) {
+      assert.ok(instructions.includes(s), `'${s}' in:\n${instructions}`);
+    }
+    assert.doesNotMatch(instructions, /package\.json|Cargo\.toml|npm|cargo/);
+    const summary = JSON.parse(
+      ((await h.client.readResource({ uri: "scalpel://project/summary" })).contents[0] as { text: string })
+        .text,
+    ) as { build_files: string[]; commands: string[]; notes?: string[] };
+    assert.deepEqual(summary.build_files, ["go.mod"]);
+    assert.deepEqual(summary.notes, [
+      "Go module example.com/gobasic: go 1.22, 0 direct requirements (go.mod)",
+    ]);
+    assert.ok(summary.commands.includes("go test ./... (go.mod)"), summary.commands.join("\n"));
+    assert.deepEqual(h.hostPathLeaks, []);
   });
 
   it("once memories exist, activate_project lists them and says onboarding is done", async () => {

@@ -238,6 +238,8 @@ describe("trusting a project, and a config change withdrawing it", () => {
     assert.equal(t.status, 0, t.out);
     assert.match(t.out, /is trusted/);
     assert.match(t.out, /python server declared in \.scalpel\/project\.yml: \/bin\/sh -c/);
+    // What trust enables comes from the adapters of the languages found: no Rust or Go here.
+    assert.doesNotMatch(t.out, /rust-analyzer|cargo|gopls|TypeScript/);
     h = await startScalpel({ project: fx.dir, trust: false, env: { SCALPEL_HOME: home } });
     const a = await callOk<Activation>(h, "activate_project", { project: fx.dir });
     assert.equal(a.trust.state, "trusted");

@@ -38,7 +38,7 @@ function fakeSpec(
       args: [fake, mode],
       env: { FAKE_LSP_RECORD: record, FAKE_LSP_DELAY: String(opts.delayMs ?? 1500) },
     },
-    readiness: opts.readiness ?? { kind: "immediate" },
+    readiness: opts.readiness ?? {},
     languageIdFor: () => "typescript",
     diagnostics: "push",
     requestTimeoutMs: 5_000,
@@ -133,7 +133,10 @@ test("a slow start is waited for", async () => {
 
 test("requests after the first didOpen wait for the progress it starts", async () => {
   const s = new LspSession(
-    fakeSpec("progress", { delayMs: 700, readiness: { kind: "progress", settleMs: 200, maxWaitMs: 5_000 } }),
+    fakeSpec("progress", {
+      delayMs: 700,
+      readiness: { waitForProgress: true, settleMs: 200, firstOpenSettleMs: 200, maxWaitMs: 5_000 },
+    }),
     root,
     log,
   );

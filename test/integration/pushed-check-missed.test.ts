@@ -34,7 +34,7 @@ const spec = (drop = "2"): ServerSpec => ({
   // Save 1 is scalpel's re-save after start-up (the fake runs no check at load); save 2 is the
   // write's, dropped.
   launch: { command: process.execPath, args: [fake], env: { FAKE_LSP_RECORD: record, FAKE_DROP_SAVE: drop } },
-  readiness: { kind: "immediate" },
+  readiness: {},
   languageIdFor: () => "rust",
   diagnostics: "pull",
   pushedAlongsidePull: {
@@ -42,6 +42,7 @@ const spec = (drop = "2"): ServerSpec => ({
     progressTitle: /^cargo /,
     startWithinMs: 300,
     maxWaitMs: 5_000,
+    startsAfterLoad: true,
   },
   saveOnSync: true,
   requestTimeoutMs: 5_000,

@@ -37,7 +37,7 @@ function fakeAdapter(mode: string): LanguageAdapter {
     spec: () => ({
       id: "fake",
       launch: { command: process.execPath, args: [fake, mode] },
-      readiness: { kind: "immediate" },
+      readiness: {},
       languageIdFor: () => "fake",
       diagnostics: "push",
       requestTimeoutMs: 5_000,

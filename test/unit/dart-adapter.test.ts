@@ -7,6 +7,7 @@ import { type DocumentSymbol, SymbolKind } from "vscode-languageserver-protocol"
 import { dartAdapter, findDart, normalizeDartSymbols } from "../../language-servers/dart.js";
 import { log } from "../../src/log.js";
 import { Readiness } from "../../src/lsp/readiness.js";
+import type { ReadinessRule } from "../../src/lsp/types.js";
 
 const quiet = { ...log, debug: () => {}, info: () => {}, warn: () => {}, child: () => quiet };
 const r = (l: number) => ({ start: { line: l, character: 0 }, end: { line: l, character: 10 } });
@@ -34,9 +35,25 @@ test("qualified member names lose the qualifier that names their parent (lsp-not
   assert.equal(out[1]?.name, "Ext.helper", "no parent to carry the qualifier");
 });
 
+/** The adapter's readiness rule, with a short settle so the test runs fast; any executable stands in for dart. */
+function declaredRule(): ReadinessRule {
+  const saved = process.env.SCALPEL_DART;
+  process.env.SCALPEL_DART = process.execPath;
+  try {
+    const spec = dartAdapter.spec("/tmp");
+    assert.ok(!("missing" in spec));
+    assert.equal(spec.readiness.status?.method, "$/analyzerStatus");
+    return { ...spec.readiness, settleMs: 20, maxWaitMs: 5_000 };
+  } finally {
+    if (saved === undefined) delete process.env.SCALPEL_DART;
+    else process.env.SCALPEL_DART = saved;
+  }
+}
+
 test('readiness follows `$/analyzerStatus` { isAnalyzing } (doc: "$/analyzerStatus Notification")', async () => {
-  const rd = new Readiness({ kind: "analyzer-status", maxWaitMs: 5_000, settleMs: 20 }, quiet, () => {});
-  rd.analyzerStatus({ isAnalyzing: true });
+  const rd = new Readiness(declaredRule(), quiet, () => {});
+  assert.equal(rd.indexing, false, "idle until a status says analysing");
+  rd.status({ isAnalyzing: true });
   assert.equal(rd.indexing, true);
   let ready = false;
   const waiting = rd.initialLoad().then(() => {
@@ -44,13 +61,13 @@ test('readiness follows `$/analyzerStatus` { isAnalyzing } (doc: "$/analyzerStat
   });
   await new Promise((res) => setTimeout(res, 60));
   assert.equal(ready, false, "still analysing");
-  rd.analyzerStatus({ isAnalyzing: false });
+  rd.status({ isAnalyzing: false });
   await waiting;
   assert.equal(rd.indexing, false);
 });
 
 test('readiness follows $/progress when the client supports workDoneProgress (doc: status "not sent … sent using $/progress")', async () => {
-  const rd = new Readiness({ kind: "analyzer-status", maxWaitMs: 5_000, settleMs: 20 }, quiet, () => {});
+  const rd = new Readiness(declaredRule(), quiet, () => {});
   rd.created("ANALYZING");
   rd.progress("ANALYZING", { kind: "begin", title: "Analyzing…" });
   assert.equal(rd.indexing, true);
@@ -78,7 +95,6 @@ test("launch spec: `dart language-server --protocol=lsp`, push diagnostics, anal
       (spec.initializationOptions as Record<string, unknown>).onlyAnalyzeProjectsWithOpenFiles,
       false,
     );
-    assert.equal(spec.readiness.kind, "analyzer-status");
   } finally {
     if (saved === undefined) delete process.env.SCALPEL_DART;
     else process.env.SCALPEL_DART = saved;

@@ -187,3 +187,20 @@ test("walkFiles from a subdirectory, with maxDepth and maxFiles", async () => {
   const two = await collect(".", true, { maxFiles: 2 });
   assert.equal(two.filter((p) => !p.endsWith("/")).length, 2);
 });
+
+test("every built-in adapter's dependency folders are skipped at any depth, and only those", async () => {
+  const { adapters } = await import("../../language-servers/index.js");
+  const deps = adapters.flatMap((a) => a.dependencyDirs ?? []);
+  assert.ok(deps.includes("node_modules"));
+  const rules = new IgnoreRules(tmp.dir, []);
+  for (const dir of deps) {
+    assert.equal(rules.isIgnored(dir, true), true, dir);
+    assert.equal(rules.isIgnored(`deep/er/${dir}/x.txt`, false), true, dir);
+    // A file of that name is no folder of dependencies.
+    assert.equal(rules.isIgnored(`deep/${dir}`, false), false, dir);
+  }
+  // A heavy folder the watcher skips is not hidden from search for that (a tracked `build/` of sources).
+  const watchedOnly = adapters.flatMap((a) => a.ignoredDirs).filter((d) => !deps.includes(d));
+  assert.ok(watchedOnly.includes("build"));
+  assert.equal(rules.isIgnored("src/build", true), false);
+});

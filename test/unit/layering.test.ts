@@ -62,3 +62,55 @@ test("only lsp/ spawns processes", () => {
     );
   }
 });
+
+test("lsp/ names no server, in code or comments: what one server does is declared by its adapter", async () => {
+  const ts = (await import("typescript")).default;
+  const { probedAdapters } = await import("../../language-servers/index.js");
+  // The built-in adapters' ids and language names, their servers, tools and protocol extensions.
+  const names = new Set([
+    ...probedAdapters.flatMap((a) => [a.id, a.displayName.split(/[\s(/]/)[0]!]).map((n) => n.toLowerCase()),
+    ...["typescript", "javascript", "tsserver", "tsls", "tsc", "rust", "rustc", "rustup", "cargo"],
+    ...["clippy", "flycheck", "quiescent", "dart", "flutter", "gopls", "golang", "pyright", "python"],
+    ...["serverstatus", "analyzerstatus", "isanalyzing"],
+  ]);
+  // Found inside longer identifiers too (`tsserverRequest`, `serverStatusNotification`).
+  const within = ["typescript", "javascript", "tsserver", "cargo", "flycheck", "gopls", "pyright"];
+  within.push("analyzer", "serverstatus");
+  // Names that are also English words count in comments only when written as a name ("Go").
+  const english = new Set(["go"]);
+  const found = (text: string, inComments: boolean): string[] => {
+    const hits = new Set<string>();
+    for (const token of text.split(/[^A-Za-z0-9]+/).filter(Boolean)) {
+      const lower = token.toLowerCase();
+      const parts = [
+        lower,
+        ...(token.match(/[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])/g) ?? []).map((p) => p.toLowerCase()),
+      ];
+      for (const p of parts) {
+        if (!names.has(p)) continue;
+        if (inComments && english.has(p) && token !== p[0]!.toUpperCase() + p.slice(1)) continue;
+        hits.add(token);
+      }
+      for (const w of within) if (lower.includes(w)) hits.add(token);
+    }
+    return [...hits];
+  };
+  const offenders: string[] = [];
+  for (const f of files(join(root, "src/lsp"))) {
+    const text = readFileSync(f, "utf8");
+    const source = ts.createSourceFile(f, text, ts.ScriptTarget.Latest, true);
+    const code = ts.createPrinter({ removeComments: true }).printFile(source);
+    const comments = new Map<number, string>();
+    const visit = (node: import("typescript").Node): void => {
+      for (const r of ts.getLeadingCommentRanges(text, node.pos) ?? [])
+        comments.set(r.pos, text.slice(r.pos, r.end));
+      for (const child of node.getChildren(source)) visit(child);
+    };
+    visit(source);
+    const inCode = found(code, false);
+    const inComments = found([...comments.values()].join("\n"), true);
+    if (inCode.length > 0) offenders.push(`${relative(root, f)} code: ${inCode.join(", ")}`);
+    if (inComments.length > 0) offenders.push(`${relative(root, f)} comments: ${inComments.join(", ")}`);
+  }
+  assert.deepEqual(offenders, []);
+});

@@ -4,10 +4,11 @@ import * as assert from "node:assert/strict";
 import { rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
+import { adapters } from "../../language-servers/index.js";
+import { scriptCommand } from "../../language-servers/npm-facts.js";
 import { log } from "../../src/log.js";
 import { Project } from "../../src/project/project.js";
 import { onboardingInstructions, projectFacts } from "../../src/tools/onboarding.js";
-import { scriptCommand } from "../../src/tools/onboarding-npm.js";
 import { makeTempProject, type TempProject } from "../helpers/fixtures.js";
 import { missingPaths, put, writePnpmWorkspace } from "../helpers/repo-truth.js";
 
@@ -86,4 +87,77 @@ test("scriptCommand: how each manager runs a script", () => {
   assert.equal(scriptCommand("yarn", "start"), "yarn start");
   assert.equal(scriptCommand("bun", "test"), "bun run test");
   assert.equal(scriptCommand("npm", "lint"), "npm run lint");
+});
+
+test("a Go module: module path, Go version, direct requirements, main packages, go commands", async () => {
+  const go = await makeTempProject("scalpel-onboarding-go-");
+  try {
+    await put(
+      go.dir,
+      "go.mod",
+      [
+        "module example.com/shop // the module path",
+        "",
+        "go 1.22",
+        "",
+        "toolchain go1.23.4",
+        "",
+        "require github.com/google/uuid v1.6.0",
+        "",
+        "require (",
+        "\t// a comment line is no requirement",
+        "\tgolang.org/x/sync v0.7.0",
+        "\tgolang.org/x/text v0.16.0 // indirect",
+        ")",
+        "",
+        "replace golang.org/x/sync => ../sync",
+        "",
+      ].join("\n"),
+    );
+    await put(go.dir, "main.go", "package main\n\nfunc main() {}\n");
+    await put(go.dir, "cmd/shop/main.go", "package main\n\nfunc main() {}\n");
+    await put(go.dir, "cmd/empty/README.md", "no main package here\n");
+    await put(go.dir, "go.work", "go 1.22\n\nuse (\n\t.\n\t./tools\n)\n");
+    await put(go.dir, "tools/go.mod", "module example.com/tools\n");
+    const facts = await projectFacts(new Project({ root: go.dir, readOnly: true }, log), ["go"]);
+    assert.deepEqual(facts.manifests, ["go.mod", "go.work"]);
+    assert.deepEqual(facts.notes, [
+      "Go module example.com/shop: go 1.22, toolchain go1.23.4, 2 direct requirements (1 indirect) (go.mod)",
+    ]);
+    assert.deepEqual(facts.entryPoints, ["main.go (Go main package)", "cmd/shop/main.go (Go command)"]);
+    assert.deepEqual(facts.commands, [
+      "go build ./... (go.mod)",
+      "go test ./... (go.mod)",
+      "go vet ./... (go.mod; lint)",
+      "gofmt -l . (go.mod; format)",
+    ]);
+    assert.deepEqual(facts.workspaces, ["tools"]);
+    assert.equal(facts.packageManager, null);
+    const text = await onboardingInstructions(new Project({ root: go.dir, readOnly: true }, log), ["go"]);
+    assert.match(text, /^- Go module example\.com\/shop: go 1\.22/m);
+    assert.match(text, /^- go test \.\/\.\.\. \(go\.mod\)$/m);
+    // `cmd/` is where Go keeps its commands (the Go adapter says so), `tools/` is nothing special.
+    assert.match(text, /then list_dir on 'cmd'\./);
+    // The module path and the go command's package pattern look like paths; nothing else may.
+    assert.deepEqual(
+      missingPaths(go.dir, text).filter((t) => t !== "example.com/shop" && t !== "./..."),
+      [],
+    );
+  } finally {
+    await go.cleanup();
+  }
+});
+
+test("a project with no manifest at all names every manifest onboarding reads", async () => {
+  const bare = await makeTempProject("scalpel-onboarding-bare-");
+  try {
+    await put(bare.dir, "notes.txt", "hello\n");
+    const text = await onboardingInstructions(new Project({ root: bare.dir, readOnly: true }, log), []);
+    const line = /^- none in (.*): look at the README/m.exec(text)?.[1] ?? "";
+    for (const manifest of adapters.flatMap((a) => a.onboarding?.manifests ?? []))
+      assert.ok(line.includes(manifest), `${manifest} in: ${line}`);
+    assert.match(line, /a Makefile$/);
+  } finally {
+    await bare.cleanup();
+  }
 });

@@ -1,17 +1,41 @@
 // rust-analyzer's readiness (`experimental/serverStatus`) and the `cargo check` tracker, with the
-// message shapes rust-analyzer 0.0.340 sent on test/fixtures/rust-basic.
+// message shapes rust-analyzer 0.0.340 sent on test/fixtures/rust-basic. The readiness rule is the
+// one the adapter declares, interpreted by the generic client.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { rustAnalyzerCandidates } from "../../language-servers/rust-analyzer.js";
+import { rustAnalyzerAdapter, rustAnalyzerCandidates } from "../../language-servers/rust-analyzer.js";
 import { log } from "../../src/log.js";
+import { clientCapabilities } from "../../src/lsp/capabilities.js";
 import { PushedCheck } from "../../src/lsp/pushed-check.js";
 import { Readiness } from "../../src/lsp/readiness.js";
+import type { ServerSpec } from "../../src/lsp/types.js";
 
 const quiet = { ...log, debug: () => {}, info: () => {}, warn: () => {}, child: () => quiet };
 
-test("server-status readiness waits for quiescent: true", async () => {
-  const rd = new Readiness({ kind: "server-status", maxWaitMs: 5_000 }, quiet, () => {});
-  rd.serverStatus({ health: "ok", quiescent: false });
+/** The adapter's spec; any executable stands in for rust-analyzer (only the spec is read). */
+function declaredSpec(): ServerSpec {
+  const saved = process.env.SCALPEL_RUST_ANALYZER;
+  process.env.SCALPEL_RUST_ANALYZER = process.execPath;
+  try {
+    const spec = rustAnalyzerAdapter.spec("/tmp");
+    assert.ok(!("missing" in spec), JSON.stringify(spec));
+    return spec;
+  } finally {
+    if (saved === undefined) delete process.env.SCALPEL_RUST_ANALYZER;
+    else process.env.SCALPEL_RUST_ANALYZER = saved;
+  }
+}
+
+test("the adapter asks for serverStatus and its rule waits for quiescent: true, not for progress", async () => {
+  const spec = declaredSpec();
+  // Without the capability rust-analyzer sends no status at all and every start waits the bound.
+  assert.deepEqual(clientCapabilities(spec.clientCapabilities).experimental, {
+    serverStatusNotification: true,
+  });
+  assert.ok(clientCapabilities(spec.clientCapabilities).textDocument?.documentSymbol, "generic ones kept");
+  const rd = new Readiness(spec.readiness, quiet, () => {});
+  assert.equal(rd.indexing, true, "busy before the first status");
+  rd.status({ health: "ok", quiescent: false, message: "Indexing 3/10" });
   let ready = false;
   const waiting = rd.initialLoad().then(() => {
     ready = true;
@@ -19,9 +43,19 @@ test("server-status readiness waits for quiescent: true", async () => {
   await new Promise((res) => setTimeout(res, 50));
   assert.equal(ready, false);
   assert.equal(rd.indexing, true);
-  rd.serverStatus({ health: "ok", quiescent: true });
+  assert.equal(rd.describe(), "Indexing 3/10", "the status message says what it is doing");
+  rd.status("not an object");
+  rd.status({ health: "ok", quiescent: true });
   await waiting;
   assert.equal(rd.indexing, false);
+  // A `cargo check` progress while quiescent holds no request.
+  rd.progress("rustAnalyzer/flycheck/0", { kind: "begin", title: "cargo check" });
+  const t0 = Date.now();
+  await rd.idle();
+  assert.ok(Date.now() - t0 < 100, "idle at once");
+  assert.equal(rd.indexing, false);
+  rd.status({ health: "ok", quiescent: false });
+  assert.equal(rd.indexing, true, "busy again when it says so");
 });
 
 test("a save makes diagnostics wait for the cargo check run it starts", async () => {
@@ -65,7 +99,7 @@ test("no run after the start window: nothing to wait for, and the missed run is 
   });
   check.expectRun();
   const t0 = Date.now();
-  // The session saves again on a missed start (rust-analyzer drops runs; see session.ts).
+  // The session saves again on a missed start (rust-analyzer drops runs; see file-diagnostics.ts).
   assert.deepEqual(await check.settle(), { complete: true, missedStart: true });
   assert.ok(Date.now() - t0 < 500);
   assert.deepEqual(await check.settle(), { complete: true });

@@ -4,15 +4,22 @@
  * are split off, and the strict command line.
  */
 import * as assert from "node:assert/strict";
-import { writeFile } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { type CommandSpec, parseCommandLine, UsageError } from "../../src/cli-args.js";
 import { log } from "../../src/log.js";
 import { forbiddenRootReason, isWithin } from "../../src/project/allowed-roots.js";
-import { splitSecretAllowances } from "../../src/project/config.js";
+import { parseProjectConfig, splitSecretAllowances } from "../../src/project/config.js";
 import { Project } from "../../src/project/project.js";
-import { configDigest, TrustStore, trustFile, trustOf } from "../../src/project/trust.js";
+import {
+  configDigest,
+  TrustStore,
+  trustFile,
+  trustOf,
+  whatTrustEnables,
+  whatTrustWouldEnable,
+} from "../../src/project/trust.js";
 import { makeTempProject, type TempProject } from "../helpers/fixtures.js";
 
 let tmp: TempProject;
@@ -168,4 +175,36 @@ test("the command line is strict: unknown options, missing and unexpected values
   const tool = parse(["find_symbol", "--project", "/p", "--name_path_pattern", "Foo", "--include_body"]);
   assert.equal(tool.options.get("name_path_pattern"), "Foo");
   assert.equal(tool.options.get("include_body"), true);
+});
+
+test("what trust would enable is said by the adapters of the project's languages", async () => {
+  const root = join(tmp.base, "langs");
+  await mkdir(join(root, "src"), { recursive: true });
+  const say = (languages: string[], declared: string[] = [], allow: string[] = []) =>
+    whatTrustEnables(root, declared, languages, allow);
+  assert.deepEqual(say(["rust"]).length, 1);
+  assert.match(say(["rust"])[0]!, /^let rust-analyzer run build scripts and proc macros/);
+  assert.match(say(["go"])[0]!, /cgo/);
+  assert.match(say(["dart"])[0]!, /^start the Dart analysis server/);
+  // The bundled TypeScript runs either way until the project ships its own.
+  assert.deepEqual(say(["typescript"]), []);
+  assert.deepEqual(say(["cobol"]), []);
+  await mkdir(join(root, "node_modules", "typescript"), { recursive: true });
+  await writeFile(join(root, "node_modules", "typescript", "package.json"), '{"version":"5.9.0"}');
+  assert.match(say(["typescript"])[0]!, /node_modules\/typescript/);
+  assert.deepEqual(
+    say(["go", "typescript"], ["python"], ["!.env"]).map((l) => l.split(" ").slice(0, 3).join(" ")),
+    ["start the language", "use the project's", "let gopls's go", "apply the secret"],
+  );
+  // A project not open: its languages are detected from its files (here Go and TypeScript).
+  await writeFile(join(root, "src", "main.go"), "package main\n");
+  await writeFile(join(root, "src", "a.ts"), "export const a = 1;\n");
+  const onDisk = await whatTrustWouldEnable(root, parseProjectConfig(""));
+  assert.deepEqual(onDisk.length, 2, onDisk.join("\n"));
+  assert.ok(
+    onDisk.some((l) => l.includes("gopls")) && onDisk.some((l) => l.includes("node_modules/typescript")),
+  );
+  const declaredOnly = await whatTrustWouldEnable(root, parseProjectConfig("languages: [rust]\n"));
+  assert.deepEqual(declaredOnly.length, 1);
+  assert.match(declaredOnly[0]!, /rust-analyzer/);
 });

@@ -12,7 +12,7 @@ import { Readiness, reportWaitsTo, throttled, WAIT_REPORT_AFTER_MS } from "../..
 const quiet = { ...log, debug: () => {}, info: () => {}, warn: () => {}, child: () => quiet };
 
 function loadingServer(): Readiness {
-  const rd = new Readiness({ kind: "progress", settleMs: 20, maxWaitMs: 10_000 }, quiet, () => {});
+  const rd = new Readiness({ waitForProgress: true, settleMs: 20, maxWaitMs: 10_000 }, quiet, () => {});
   rd.created("load");
   rd.progress("load", { kind: "begin", title: "Initializing JS/TS language features…" });
   return rd;

@@ -2,22 +2,13 @@
  * What a JavaScript/TypeScript repository's manifests say, told truthfully: the package manager its
  * lockfile names, its scripts as that manager runs them, its workspace packages, and entry points
  * mapped back from build outputs (`dist/index.cjs`) to the sources that exist in the tree. A path is
- * named only when it exists and is not ignored; an output with no obvious source is left out.
- * (Manifest knowledge belongs to the language adapters; it stays here until they own it.)
+ * named only when it exists and is not ignored; an output with no obvious source is left out. The
+ * TypeScript adapters' `onboarding` (src/tools/onboarding.ts shows it).
  */
 import { posix } from "node:path";
 import picomatch from "picomatch";
 import { parse as parseYaml } from "yaml";
-
-/** The project as onboarding may look at it: root-relative paths, secrets and ignored paths invisible. */
-export interface ProjectTree {
-  /** Whether `rel` is a visible file (exists, not ignored, not secret). */
-  isFile(rel: string): Promise<boolean>;
-  /** A visible text file's content, or null. */
-  read(rel: string): Promise<string | null>;
-  /** The visible directories directly under `rel`. */
-  dirs(rel: string): Promise<string[]>;
-}
+import type { OnboardingFacts, ProjectTree } from "./adapter.js";
 
 export type PackageManager = "npm" | "pnpm" | "yarn" | "bun";
 
@@ -248,3 +239,34 @@ export async function nodeFacts(tree: ProjectTree): Promise<NodeFacts | null> {
   facts.entryPoints = [...entries].map(([src, labels]) => `${src} (${labels.join("; ")})`);
   return facts;
 }
+
+/** Root files that hold TypeScript settings, named as build files when present. */
+const configFiles = ["tsconfig.json"];
+
+/**
+ * package.json (its lockfile, pnpm-workspace.yaml) and the root tsconfig.json, in the order
+ * onboarding has always shown them.
+ */
+export const npmOnboarding: OnboardingFacts = {
+  manifests: ["package.json"],
+  async facts(tree) {
+    const node = await nodeFacts(tree);
+    const buildFiles: string[] = [];
+    if (node !== null) {
+      buildFiles.push("package.json");
+      if (node.packageManagerFrom && !node.packageManagerFrom.startsWith("package.json"))
+        buildFiles.push(node.packageManagerFrom);
+      if (await tree.isFile("pnpm-workspace.yaml")) buildFiles.push("pnpm-workspace.yaml");
+    }
+    for (const name of configFiles) if (await tree.isFile(name)) buildFiles.push(name);
+    if (buildFiles.length === 0) return null;
+    if (node === null) return { buildFiles, entryPoints: [], commands: [] };
+    return {
+      buildFiles,
+      entryPoints: node.entryPoints,
+      commands: node.commands,
+      packageManager: `${node.packageManager}${node.packageManagerFrom ? ` (${node.packageManagerFrom})` : " (no lockfile)"}`,
+      workspaces: node.workspaces,
+    };
+  },
+};

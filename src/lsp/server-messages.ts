@@ -1,0 +1,76 @@
+/**
+ * What the client answers to the server's requests and does with its notifications. The only
+ * server-specific ones are those the adapter names (its readiness status notification, its
+ * configuration answers); everything else is plain LSP.
+ */
+import { basename } from "node:path";
+import type { PublishDiagnosticsParams, Registration } from "vscode-languageserver-protocol";
+import { ResponseError } from "vscode-languageserver-protocol/node";
+import type { Logger } from "../log.js";
+import { type LspConnection, METHOD_NOT_FOUND } from "./connection.js";
+import type { DiagnosticsStore } from "./diagnostics.js";
+import type { DiskSync } from "./disk-sync.js";
+import type { PushedCheck } from "./pushed-check.js";
+import type { Readiness } from "./readiness.js";
+import type { ServerSpec } from "./types.js";
+
+export interface MessageTargets {
+  spec: ServerSpec;
+  rootDir: string;
+  rootUri: string;
+  log: Logger;
+  readiness: Readiness;
+  store: DiagnosticsStore;
+  disk: DiskSync;
+  pushedCheck: PushedCheck | undefined;
+}
+
+export function handleServerMessages(conn: LspConnection, t: MessageTargets): void {
+  const c = conn.raw;
+  const folders = () => [{ uri: t.rootUri, name: basename(t.rootDir) }];
+  c.onRequest("workspace/configuration", (params: { items?: { section?: string; scopeUri?: string }[] }) =>
+    (params.items ?? []).map((item) => t.spec.configuration?.(item.section, item.scopeUri) ?? null),
+  );
+  c.onRequest("client/registerCapability", (params: { registrations?: Registration[] }) => {
+    t.disk.register(params.registrations ?? []);
+    return null;
+  });
+  // The protocol spells the field `unregisterations`.
+  c.onRequest("client/unregisterCapability", (params: { unregisterations?: { id: string }[] }) => {
+    t.disk.unregister((params.unregisterations ?? []).map((u) => u.id));
+    return null;
+  });
+  c.onRequest("window/workDoneProgress/create", (params: { token: string | number }) => {
+    t.readiness.created(params.token);
+    return null;
+  });
+  // A server may ask clients to re-pull diagnostics after its checker ran; scalpel pulls per call.
+  c.onRequest("workspace/diagnostic/refresh", () => null);
+  c.onRequest("workspace/workspaceFolders", folders);
+  c.onRequest("window/showMessageRequest", () => null);
+  // Scalpel validates and applies edits itself; a server never writes through us.
+  c.onRequest("workspace/applyEdit", () => ({
+    applied: false,
+    failureReason: "client applies edits itself",
+  }));
+  c.onNotification("$/progress", (params: { token: string | number; value: unknown }) => {
+    t.pushedCheck?.progress(params.token, params.value);
+    t.readiness.progress(params.token, params.value);
+  });
+  c.onNotification("textDocument/publishDiagnostics", (params: PublishDiagnosticsParams) =>
+    t.store.publish(params),
+  );
+  const status = t.spec.readiness.status;
+  if (status) c.onNotification(status.method, (params: unknown) => t.readiness.status(params));
+  c.onNotification("window/logMessage", (params: { message?: string }) =>
+    t.log.debug(`server: ${params.message}`),
+  );
+  c.onNotification("window/showMessage", (params: { message?: string }) =>
+    t.log.debug(`server message: ${params.message}`),
+  );
+  c.onNotification((method: string) => t.log.debug(`ignored notification ${method}`));
+  c.onRequest((method: string) => {
+    t.log.debug(`unsupported server request ${method}`);
+    return new ResponseError(METHOD_NOT_FOUND, `scalpel does not handle ${method}`);
+  });
+}
