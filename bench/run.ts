@@ -4,14 +4,18 @@
 // Both run at once and every round asks each pair back to back, in alternating order: on a shared
 // machine the load changes from second to second, and a raw series measured before the scalpel
 // series compared two different machines. BENCH_FILES (300) sets the project size, BENCH_ROUNDS (9)
-// the rounds, BENCH_JSON a file to write the figures to. Then the speed bench (bench/speed/run.ts:
+// the rounds, BENCH_OVERHEAD_BACKENDS (tsserver,native) the TypeScript backends, BENCH_JSON a file
+// to write the figures to. The raw references request is the one scalpel sends (with the
+// declaration on the native server, which scalpel then drops). Then the speed bench (bench/speed/run.ts:
 // both TypeScript backends on 1k/5k/20k-file projects, BENCH_SIZES=none skips it) — it writes its
 // JSON to BENCH_SPEED_JSON or $TMPDIR/scalpel-speed.json.
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout } from "node:timers/promises";
+import type { LanguageAdapter } from "../language-servers/adapter.js";
 import { typescriptAdapter } from "../language-servers/typescript.js";
+import { typescriptNativeAdapter } from "../language-servers/typescript-native.js";
 import { log } from "../src/log.js";
 import { LspSession } from "../src/lsp/session.js";
 import { generateLargeFixture } from "../test/helpers/fixtures.js";
@@ -20,6 +24,14 @@ import { runSpeed } from "./speed/run.js";
 
 const files = Number(process.env.BENCH_FILES ?? 300);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 9);
+const adapters: Record<string, LanguageAdapter> = {
+  tsserver: typescriptAdapter,
+  native: typescriptNativeAdapter,
+};
+const backends = (process.env.BENCH_OVERHEAD_BACKENDS ?? "tsserver,native")
+  .split(",")
+  .map((b) => b.trim())
+  .filter((b) => b in adapters);
 /** The issue's target for the bridge: at most 1.15× the raw request, or 5 ms more. */
 const targetRatio = 1.15;
 const targetExtraMs = 5;
@@ -63,6 +75,13 @@ async function indexingDone(h: ScalpelHandle): Promise<boolean> {
 }
 
 async function main(): Promise<void> {
+  const all: unknown[] = [];
+  for (const backend of backends) all.push(await overhead(backend));
+  if (process.env.BENCH_JSON) await writeFile(process.env.BENCH_JSON, `${JSON.stringify(all, null, 2)}\n`);
+}
+
+async function overhead(backend: string): Promise<unknown> {
+  const adapter = adapters[backend]!;
   const dir = await mkdtemp(join(tmpdir(), "scalpel-bench-"));
   try {
     const fx = await generateLargeFixture(dir, files);
@@ -72,7 +91,7 @@ async function main(): Promise<void> {
 
     // Floor: the raw requests through the generic client, no tool layer; the files stay open, as
     // an editor would keep them.
-    const spec = typescriptAdapter.spec(dir);
+    const spec = adapter.spec(dir);
     if ("missing" in spec) throw new Error(spec.missing);
     const t0 = performance.now();
     const session = new LspSession(spec, dir, log.child("bench"));
@@ -82,14 +101,14 @@ async function main(): Promise<void> {
     const refParams = {
       textDocument: { uri: core.uri },
       position: { line: 3, character: 2 },
-      context: { includeDeclaration: false },
+      context: { includeDeclaration: adapter.referencesWithDeclaration === true },
     };
     await session.request("textDocument/references", refParams);
     const rawCold = performance.now() - t0;
 
     // Through scalpel, over MCP stdio.
     const t1 = performance.now();
-    const h = await startScalpel({ project: dir });
+    const h = await startScalpel({ project: dir, env: { SCALPEL_TS_BACKEND: backend } });
     const refArgs = { name_path: "Core/compute", relative_path: fx.coreFile, context_lines: 0 };
     await callOk(h, "find_referencing_symbols", refArgs);
     const toolCold = performance.now() - t1;
@@ -153,7 +172,7 @@ async function main(): Promise<void> {
 
     const ms = (x: number) => `${x.toFixed(1)} ms`;
     console.log(
-      `scalpel bench — ${fx.files.length} files, ${fx.computeSites.length} reference sites, ${rounds} paired rounds, medians` +
+      `scalpel bench (${backend}) — ${fx.files.length} files, ${fx.computeSites.length} reference sites, ${rounds} paired rounds, medians` +
         " (shared machine: compare ratios, not absolutes)",
     );
     console.log(`cold: start → first complete references: raw LSP ${ms(rawCold)}, scalpel ${ms(toolCold)}`);
@@ -175,16 +194,14 @@ async function main(): Promise<void> {
     });
     const widths = header.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c]!.length)));
     for (const r of [header, ...rows]) console.log(r.map((cell, c) => cell.padEnd(widths[c]!)).join("  "));
-    if (process.env.BENCH_JSON) {
-      const out = {
-        files: fx.files.length,
-        sites: fx.computeSites.length,
-        rounds,
-        cold: { raw: rawCold, scalpel: toolCold },
-        warm: measured.map((m) => ({ label: m.label, raw: m.raw, scalpel: m.tool })),
-      };
-      await writeFile(process.env.BENCH_JSON, `${JSON.stringify(out, null, 2)}\n`);
-    }
+    return {
+      backend,
+      files: fx.files.length,
+      sites: fx.computeSites.length,
+      rounds,
+      cold: { raw: rawCold, scalpel: toolCold },
+      warm: measured.map((m) => ({ label: m.label, raw: m.raw, scalpel: m.tool })),
+    };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

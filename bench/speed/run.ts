@@ -129,7 +129,8 @@ async function runOne(backend: Backend, n: number, say: (s: string) => void): Pr
     const refParams = {
       textDocument: { uri: core.uri },
       position: { line: 3, character: 2 },
-      context: { includeDeclaration: false },
+      // The request scalpel sends (the native server's answer leaves import sites out without it).
+      context: { includeDeclaration: adapters[backend].referencesWithDeclaration === true },
     };
     const rawRefs = await raw.request<Location[] | null>("textDocument/references", refParams, slow);
     const rawColdReferences = performance.now() - t0;

@@ -116,10 +116,12 @@ export async function applyRecomputed(
 
 async function runPlan(plan: EditPlan, opts: ApplyOptions): Promise<ApplyResult> {
   const states = new Map<string, FileState>();
+  const ahead = readAhead(planPaths(plan));
   const load = async (path: CheckedPath): Promise<FileState> => {
     const hit = states.get(path.abs);
     if (hit) return hit;
-    const state = await loadState(path);
+    // A read that failed ahead is done again here, so its error comes in the plan's order.
+    const state = (await ahead.get(path.abs)) ?? (await loadState(path));
     states.set(path.abs, state);
     return state;
   };
@@ -237,6 +239,43 @@ async function runPlan(plan: EditPlan, opts: ApplyOptions): Promise<ApplyResult>
   if (opts.dryRun || changed.length === 0) return result;
   result.written = await writeAll(changed);
   return result;
+}
+
+/** Files read at once ahead of the plan: enough to keep the thread pool busy, few descriptors. */
+const readAheadWidth = 8;
+
+/**
+ * Starts reading the plan's files, several at once (touch point of the references/rename speed
+ * work, #11): read one after another inside the plan's loop, the 1,000 files of a rename on the
+ * bench's generated 1k project took most of a 0.3–1.7 s dry run. The plan's loop still takes the
+ * states in its own order (the diff's order); a failed read ahead yields undefined.
+ */
+function readAhead(paths: readonly CheckedPath[]): Map<string, Promise<FileState | undefined>> {
+  const ahead = new Map<string, Promise<FileState | undefined>>();
+  let free = readAheadWidth;
+  const waiting: Array<() => void> = [];
+  const take = (): Promise<void> => {
+    if (free === 0) return new Promise((r) => waiting.push(r));
+    free--;
+    return Promise.resolve();
+  };
+  const give = () => {
+    const next = waiting.shift();
+    if (next) next();
+    else free++;
+  };
+  for (const path of paths) {
+    if (ahead.has(path.abs)) continue;
+    const read = take()
+      .then(() => loadState(path))
+      .then(
+        (st) => st,
+        () => undefined,
+      )
+      .finally(give);
+    ahead.set(path.abs, read);
+  }
+  return ahead;
 }
 
 function setText(st: FileState, text: string | null): void {

@@ -7,7 +7,7 @@ import { EditJournal } from "../edits/journal.js";
 import type { Logger } from "../log.js";
 import { Sandbox } from "../security/sandbox.js";
 import { type EnclosingSecrets, SecretRules } from "../security/secrets.js";
-import { SymbolIndexStore } from "../symbols/index-store.js";
+import { SymbolService } from "../symbols/service.js";
 import { defaultConfig, type ProjectConfig, splitSecretAllowances } from "./config.js";
 import { IgnoreRules } from "./ignore.js";
 import type { ServerPool } from "./server-pool.js";
@@ -34,8 +34,11 @@ export class Project {
   readonly secrets: SecretRules;
   /** Undo journal, persisted under `.scalpel/journal/`, loaded on first use. */
   readonly journal: EditJournal;
-  /** Persistent document symbols under `.scalpel/cache/symbols/` (symbols/index-store.ts). */
-  readonly symbolIndex: SymbolIndexStore;
+  /**
+   * The symbol service: name paths, the persistent index under `.scalpel/cache/symbols/` and its
+   * compact table, trees of files in use (symbols/service.ts).
+   */
+  readonly symbols: SymbolService;
   pool!: ServerPool;
 
   readonly config: ProjectConfig;
@@ -61,12 +64,12 @@ export class Project {
     // The sandbox owns the secret rule: no checked path is ever minted for a secret file.
     this.sandbox = new Sandbox(options.root, this.secrets);
     this.journal = new EditJournal(this.sandbox, { log: log.child("journal") });
-    this.symbolIndex = new SymbolIndexStore(this.sandbox, !this.readOnly, log.child("index"));
     // A declared server's ignored directories (a Python .venv, say) are ignored like built-in ones.
     const serverDirs = Object.values(config.language_servers).flatMap((ls) =>
       ls.ignored_dirs.map((d) => `${d}/`),
     );
     this.ignore = new IgnoreRules(options.root, [...config.ignored_paths, ...serverDirs]);
+    this.symbols = new SymbolService(this);
   }
 
   /** Tells every language server that scalpel wrote these files, so they re-read them. */

@@ -1,9 +1,11 @@
 /**
  * The persistent symbol index: a file's document symbols (after the adapter's clean-up) stored
  * under `.scalpel/cache/symbols/<server key>/`, one JSON file per source file, keyed by the hash of
- * the file's text. The server key covers scalpel's version (the adapters' clean-up is part of the
- * answer), the server's name and version from `initialize`, and its launch settings, so a different
- * server or configuration never reads another's symbols.
+ * the file's text, plus `table.json`, a snapshot of the compact table (symbols/table.ts) that a
+ * restart loads in one read instead of one per file. The server key covers scalpel's version (the
+ * adapters' clean-up is part of the answer), the adapter, the server's version as the adapter
+ * finds it before launching it (its probe), and the launch settings — all known before the server
+ * has started, so a restart answers from the index while the server is still loading.
  *
  * An entry is only ever used for exactly the text it was built from, so it cannot be stale: a file
  * changed while scalpel was down, or by the file watcher's report, or by scalpel's own writes hashes
@@ -13,7 +15,7 @@
  * Read-only projects keep the index in memory only (nothing is written into the project).
  */
 import { createHash } from "node:crypto";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, readFile, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { DocumentSymbol } from "vscode-languageserver-protocol";
 import type { Logger } from "../log.js";
@@ -22,9 +24,11 @@ import { writeFileAtomic } from "../text/write.js";
 import { version as scalpelVersion } from "../version.js";
 
 export const symbolIndexDir = ".scalpel/cache/symbols";
+/** The snapshot of the compact table, beside the per-file entries of one key. */
+export const tableFileName = "table.json";
 
 /** Bumped when the stored shape changes: older entries are then simply not found. */
-const formatVersion = 1;
+const formatVersion = 4;
 
 interface StoredEntry {
   v: number;
@@ -43,12 +47,14 @@ export interface IndexStats {
   requested: number;
   /** Entries found unreadable or failing their checksum (rebuilt on the spot). */
   corrupt: number;
+  /** Entries dropped because their file left the project. */
+  pruned: number;
 }
 
-/** What identifies a server's answers: its adapter, reported name and version, and settings. */
+/** What identifies a server's answers before it runs: its adapter, probed version and settings. */
 export interface ServerIdentity {
   adapter: string;
-  serverInfo?: { name: string; version?: string } | undefined;
+  version?: string | undefined;
   settings: unknown;
 }
 
@@ -57,48 +63,30 @@ export function textHash(text: string): string {
 }
 
 export function serverKey(id: ServerIdentity): string {
-  const basis = JSON.stringify([
-    scalpelVersion,
-    formatVersion,
-    id.adapter,
-    id.serverInfo ?? null,
-    id.settings,
-  ]);
+  const basis = JSON.stringify([scalpelVersion, formatVersion, id.adapter, id.version ?? null, id.settings]);
   return `${id.adapter.replace(/[^a-z0-9-]/gi, "_")}-${createHash("sha256").update(basis).digest("hex").slice(0, 16)}`;
 }
 
-/** What the key needs of a running session (lsp/session.ts). */
-export interface IndexedSession {
-  serverInfo: ServerIdentity["serverInfo"];
-  spec: { launch: unknown; initializationOptions?: unknown; didChangeConfigurationSettings?: unknown };
+/** One file's row of a stored table: text hash, size and mtime when hashed, packed symbols, paths. */
+export type TableRow = [hash: string, size: number, mtimeMs: number, symbols: string, paths: string];
+
+interface StoredTable {
+  v: number;
+  rows: Record<string, TableRow>;
+  sum: string;
 }
 
-const keys = new WeakMap<IndexedSession, string>();
-
-function keyOf(session: IndexedSession, adapter: string): string {
-  let key = keys.get(session);
-  if (key === undefined) {
-    const { launch, initializationOptions, didChangeConfigurationSettings } = session.spec;
-    key = serverKey({
-      adapter,
-      serverInfo: session.serverInfo,
-      settings: [launch, initializationOptions ?? null, didChangeConfigurationSettings ?? null],
-    });
-    keys.set(session, key);
-  }
-  return key;
-}
-
-function checksum(rel: string, hash: string, symbols: unknown): string {
-  return createHash("sha256").update(JSON.stringify({ rel, hash, symbols })).digest("hex");
+function checksum(value: unknown): string {
+  return createHash("sha256").update(JSON.stringify(value)).digest("hex");
 }
 
 export class SymbolIndexStore {
-  readonly stats: IndexStats = { reused: 0, requested: 0, corrupt: 0 };
-  /** Entries of this session by `<key>/<rel>`: reads after the first skip the disk. */
+  readonly stats: IndexStats = { reused: 0, requested: 0, corrupt: 0, pruned: 0 };
+  /** Read-only projects only: the entries of this session (nothing is written to disk). */
   private readonly memory = new Map<string, { hash: string; symbols: DocumentSymbol[] }>();
+  /** Entries found corrupt once: reported once, then treated as missing until rewritten. */
+  private readonly corrupt = new Set<string>();
   private folderReady = new Map<string, Promise<string | null>>();
-  private readonly pending = new Map<string, Promise<DocumentSymbol[]>>();
 
   constructor(
     private readonly sandbox: Sandbox,
@@ -106,59 +94,13 @@ export class SymbolIndexStore {
     private readonly log?: Logger,
   ) {}
 
-  /**
-   * A file's symbols for exactly `text`: from the index when it holds them for this server, else
-   * from `ask` (the server's `textDocument/documentSymbol`, cleaned up), which is then recorded.
-   */
-  async symbols(
-    session: IndexedSession,
-    adapter: string,
-    rel: string,
-    text: string,
-    ask: () => Promise<DocumentSymbol[]>,
-  ): Promise<DocumentSymbol[]> {
-    const key = keyOf(session, adapter);
-    const hash = textHash(text);
-    // The background build and a tool call asking for one file at once share one request.
-    const id = `${key}/${rel}/${hash}`;
-    const pending = this.pending.get(id);
-    if (pending) return pending;
-    const answer = (async () => {
-      const stored = await this.get(key, rel, hash);
-      if (stored) {
-        this.stats.reused++;
-        return stored;
-      }
-      const fresh = await ask();
-      this.stats.requested++;
-      void this.put(key, rel, hash, fresh);
-      return fresh;
-    })();
-    this.pending.set(id, answer);
-    try {
-      return await answer;
-    } finally {
-      this.pending.delete(id);
-    }
-  }
-
-  /** `rel`'s symbols for exactly this text when the index holds them (no server asked), else null. */
-  async lookup(
-    session: IndexedSession,
-    adapter: string,
-    rel: string,
-    text: string,
-  ): Promise<DocumentSymbol[] | null> {
-    const stored = await this.get(keyOf(session, adapter), rel, textHash(text));
-    if (stored) this.stats.reused++;
-    return stored;
-  }
-
   /** The stored symbols of `rel` for exactly this text hash, or null (missing, stale or corrupt). */
   async get(key: string, rel: string, hash: string): Promise<DocumentSymbol[] | null> {
-    const mem = this.memory.get(`${key}/${rel}`);
-    if (mem) return mem.hash === hash ? mem.symbols : null;
-    if (!this.persist) return null;
+    if (!this.persist) {
+      const mem = this.memory.get(`${key}/${rel}`);
+      return mem && mem.hash === hash ? mem.symbols : null;
+    }
+    if (this.corrupt.has(`${key}/${rel}`)) return null;
     const dir = await this.folder(key, false);
     if (dir === null) return null;
     let raw: string;
@@ -174,25 +116,28 @@ export class SymbolIndexStore {
         parsed.v === formatVersion &&
         parsed.rel === rel &&
         Array.isArray(parsed.symbols) &&
-        parsed.sum === checksum(parsed.rel, parsed.hash, parsed.symbols)
+        parsed.sum === checksum({ rel: parsed.rel, hash: parsed.hash, symbols: parsed.symbols })
       )
         entry = parsed;
     } catch {
       entry = null;
     }
     if (entry === null) {
+      this.corrupt.add(`${key}/${rel}`);
       this.stats.corrupt++;
       this.log?.warn(`symbol index entry of ${rel} is corrupt (checksum or format); rebuilding it`);
+      return null;
     }
-    // Remembered either way (a corrupt entry as matching no text): the disk is read once per file.
-    this.memory.set(`${key}/${rel}`, entry ?? { hash: "", symbols: [] });
-    return entry !== null && entry.hash === hash ? entry.symbols : null;
+    return entry.hash === hash ? entry.symbols : null;
   }
 
   /** Records a file's symbols; persisting happens in the background and never fails a call. */
   put(key: string, rel: string, hash: string, symbols: DocumentSymbol[]): Promise<void> {
-    this.memory.set(`${key}/${rel}`, { hash, symbols });
-    if (!this.persist) return Promise.resolve();
+    this.corrupt.delete(`${key}/${rel}`);
+    if (!this.persist) {
+      this.memory.set(`${key}/${rel}`, { hash, symbols });
+      return Promise.resolve();
+    }
     return this.write(key, rel, hash, symbols).catch((e) =>
       this.log?.warn(
         `could not store the symbols of ${rel} in the index`,
@@ -201,10 +146,67 @@ export class SymbolIndexStore {
     );
   }
 
+  /** Drops the entry of a file that left the project. */
+  async remove(key: string, rel: string): Promise<void> {
+    this.stats.pruned++;
+    if (!this.persist) {
+      this.memory.delete(`${key}/${rel}`);
+      return;
+    }
+    const dir = await this.folder(key, false);
+    if (dir !== null) await unlink(join(dir, entryName(rel))).catch(() => {});
+  }
+
+  /** The stored table of `key`, or null (none yet, another format, or corrupt: then rebuilt). */
+  async loadTable(key: string): Promise<Record<string, TableRow> | null> {
+    if (!this.persist) return null;
+    const dir = await this.folder(key, false);
+    if (dir === null) return null;
+    let raw: string;
+    try {
+      raw = await readFile(join(dir, tableFileName), "utf8");
+    } catch {
+      return null;
+    }
+    try {
+      // The checksum covers the rows' text as written (saveTable): no second serialization to check it.
+      const at = raw.indexOf(',"rows":');
+      const parsed = JSON.parse(raw) as StoredTable;
+      const rowsText = at < 0 ? "" : raw.slice(at + 8, raw.length - 1);
+      if (
+        parsed.v === formatVersion &&
+        parsed.rows &&
+        parsed.sum === createHash("sha256").update(rowsText).digest("hex")
+      )
+        return parsed.rows;
+    } catch {
+      // Reported below.
+    }
+    this.stats.corrupt++;
+    this.log?.warn("the symbol index table is corrupt (checksum or format); it is rebuilt from the entries");
+    return null;
+  }
+
+  /** Replaces the stored table of `key` (temp + rename); never fails a call. */
+  async saveTable(key: string, rows: Record<string, TableRow>): Promise<void> {
+    if (!this.persist) return;
+    try {
+      const dir = await this.folder(key, true);
+      if (dir === null) return;
+      // Serialized once: the checksum is taken over the same text the file holds (5k files: ~20 MB).
+      const json = JSON.stringify(rows);
+      const sum = createHash("sha256").update(json).digest("hex");
+      const body = `{"v":${formatVersion},"sum":"${sum}","rows":${json}}`;
+      await writeFileAtomic(join(dir, tableFileName), Buffer.from(body, "utf8"));
+    } catch (e) {
+      this.log?.warn("could not store the symbol index table", e instanceof Error ? e.message : e);
+    }
+  }
+
   private async write(key: string, rel: string, hash: string, symbols: DocumentSymbol[]): Promise<void> {
     const dir = await this.folder(key, true);
     if (dir === null) return;
-    const body: StoredEntry = { v: formatVersion, rel, hash, symbols, sum: checksum(rel, hash, symbols) };
+    const body: StoredEntry = { v: formatVersion, rel, hash, symbols, sum: checksum({ rel, hash, symbols }) };
     await writeFileAtomic(join(dir, entryName(rel)), Buffer.from(JSON.stringify(body), "utf8"));
   }
 

@@ -12,9 +12,9 @@ import { log } from "../log.js";
 import type { LspSession } from "../lsp/session.js";
 import type { DiagnosticsResult } from "../lsp/types.js";
 import type { Project } from "../project/project.js";
+import { cachedSymbols } from "../symbols/access.js";
 import { type Diagnostic, toDiagnostic } from "./diagnostic.js";
 import { normalizeLocations } from "./locations.js";
-import { cachedSymbols } from "./symbol-access.js";
 
 const deltaLog = log.child("delta");
 

@@ -6,11 +6,11 @@
 import type { TextEdit } from "vscode-languageserver-protocol";
 import { z } from "zod";
 import type { EditPlan } from "../edits/plan.js";
+import { resolveSymbol } from "../symbols/access.js";
 import type { SymbolNode } from "../symbols/tree.js";
 import { dryRun } from "./common.js";
 import type { ChangedSymbol } from "./diagnostics-delta.js";
 import { commitPlan, editBudget, editOutput, renderEditResult } from "./edit-result.js";
-import { resolveSymbol } from "./symbol-access.js";
 import { type SymbolSite, siteOf } from "./symbol-edits.js";
 import { defineTool, writes } from "./tool.js";
 

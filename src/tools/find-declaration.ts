@@ -2,12 +2,12 @@ import type { Location, LocationLink } from "vscode-languageserver-protocol";
 import { z } from "zod";
 import { splitLines } from "../edits/text.js";
 import { AppError } from "../errors.js";
+import { fileSymbols } from "../symbols/access.js";
+import { renderSymbol } from "../symbols/render.js";
 import { type SymbolResult, symbolSchema, toSymbolResult } from "../symbols/result.js";
 import { symbolAt } from "../symbols/tree.js";
 import { completeness, completenessOf } from "./common.js";
-import { renderSymbol } from "./find-symbol.js";
 import { FileViews, normalizeLocations, type SecretSite, secretSite, secretSiteSchema } from "./locations.js";
-import { fileSymbols } from "./symbol-access.js";
 import { defineTool, readOnly } from "./tool.js";
 
 /** 0-based UTF-16 column of the n-th whole-word occurrence of `identifier` in `line`, or -1. */

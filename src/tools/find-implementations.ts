@@ -1,10 +1,10 @@
 import type { Location, LocationLink } from "vscode-languageserver-protocol";
 import { z } from "zod";
+import { resolveSymbol } from "../symbols/access.js";
 import { outlineLine, symbolSchema, toSymbolResult } from "../symbols/result.js";
 import { symbolAt } from "../symbols/tree.js";
 import { completeness, completenessOf, plural } from "./common.js";
 import { FileViews, normalizeLocations, type SecretSite, secretSite, secretSiteSchema } from "./locations.js";
-import { resolveSymbol } from "./symbol-access.js";
 import { defineTool, readOnly } from "./tool.js";
 
 export const findImplementationsTool = defineTool({

@@ -1,10 +1,11 @@
 import { z } from "zod";
 import { kindNames } from "../symbols/kinds.js";
 import { parseNamePath } from "../symbols/name-path.js";
+import { renderSymbol } from "../symbols/render.js";
+import { matchSymbols } from "../symbols/resolve.js";
 import { type SymbolResult, symbolSchema, toSymbolResult } from "../symbols/result.js";
-import { filesContaining } from "./code-files.js";
+import type { ScanHit, ScanResult, SymbolFile } from "../symbols/service.js";
 import { completeness, maxAnswerChars, offsetParam, plural } from "./common.js";
-import { fileSymbols, matchSymbols } from "./symbol-access.js";
 import { symbolScope } from "./symbol-scope.js";
 import { excludeTests } from "./test-files.js";
 import { defineTool, readOnly } from "./tool.js";
@@ -58,41 +59,55 @@ export const findSymbolTool = defineTool({
   ],
   async run(args, ctx) {
     const project = ctx.project;
-    const last = parseNamePath(args.name_path_pattern).segments.at(-1)!.name;
-    const scope = await symbolScope(ctx, args, (files) => filesContaining(files, last));
+    // A malformed pattern is refused before any file is looked at.
+    parseNamePath(args.name_path_pattern);
+    const scope = await symbolScope(ctx, args);
+    // A folder is scanned in the index's table (no server for files it holds); one file is read.
+    const hits: ScanHit[] = [];
+    let gaps: ScanResult | undefined;
+    if (scope.isFile) {
+      for await (const { file, value } of scope.each((f) => project.symbols.file(f, ctx.signal)))
+        hits.push({ path: file, roots: value.roots });
+    } else {
+      const scanned = await project.symbols.scan(
+        scope.files,
+        args.name_path_pattern,
+        args.substring_matching,
+        ctx.signal,
+      );
+      hits.push(...scanned.hits);
+      gaps = scanned;
+    }
     const symbols: SymbolResult[] = [];
     // Every match is counted (total); only those in [offset, offset + max_matches) are listed.
     let total = 0;
-    for await (const { file, value: fs } of scope.each((f) => fileSymbols(project, f, ctx.signal))) {
-      for (const node of matchSymbols(fs.roots, args.name_path_pattern, args.substring_matching)) {
-        if (!scope.passes(node.kind)) continue;
-        total++;
-        if (total <= args.offset || symbols.length >= args.max_matches) continue;
+    const matchesOf = (roots: SymbolFile["roots"]) =>
+      matchSymbols(roots, args.name_path_pattern, args.substring_matching).filter((n) =>
+        scope.passes(n.kind),
+      );
+    for (const hit of hits) {
+      const found = matchesOf(hit.roots);
+      const listedFrom = Math.max(0, args.offset - total);
+      const room = args.max_matches - symbols.length;
+      total += found.length;
+      if (room <= 0 || listedFrom >= found.length) continue;
+      // Bodies come from the text the tree was built from: the file is read for listed matches only.
+      const file = args.include_body ? await project.symbols.file(hit.path, ctx.signal) : null;
+      const nodes = file ? matchesOf(file.roots) : found;
+      for (const node of nodes.slice(listedFrom, listedFrom + room)) {
         symbols.push(
           toSymbolResult(
             node,
-            file.rel,
-            args.include_body ? { depth: args.depth, bodyText: fs.doc.text } : { depth: args.depth },
+            hit.path.rel,
+            file ? { depth: args.depth, bodyText: file.text } : { depth: args.depth },
           ),
         );
       }
     }
-    return { symbols, ...scope.completeness(), total };
+    return { symbols, ...scope.completeness(gaps), total };
   },
   render(r) {
     const head = `${plural(r.symbols.length, "symbol")}${r.complete ? "" : ` (incomplete: ${r.incomplete_reason})`}`;
     return [head, ...r.symbols.map((s) => renderSymbol(s, ""))].join("\n");
   },
 });
-
-/** A symbol and its children, one line each; the path where the symbol carries one (not on children). */
-export function renderSymbol(s: SymbolResult, indent: string): string {
-  const where =
-    s.relative_path !== undefined
-      ? `${s.relative_path}:${s.start_line}-${s.end_line}`
-      : `lines ${s.start_line}-${s.end_line}`;
-  const lines = [`${indent}${s.name_path} [${s.kind}] ${where}`];
-  if (s.body !== undefined) lines.push(s.body.replace(/^/gm, `${indent}  | `));
-  for (const c of s.children ?? []) lines.push(renderSymbol(c, `${indent}  `));
-  return lines.join("\n");
-}

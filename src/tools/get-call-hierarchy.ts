@@ -4,12 +4,12 @@ import type {
   CallHierarchyOutgoingCall,
 } from "vscode-languageserver-protocol";
 import { z } from "zod";
+import { resolveSymbol } from "../symbols/access.js";
 import { symbolSchema, toSymbolResult } from "../symbols/result.js";
 import { completeness, completenessOf, plural } from "./common.js";
 import { type Place, placeLabel, placeSchema, walkLevels } from "./hierarchy-items.js";
 import { FileViews } from "./locations.js";
 import { requireSupport } from "./server-support.js";
-import { resolveSymbol } from "./symbol-access.js";
 import { defineTool, readOnly } from "./tool.js";
 
 const MAX_DEPTH = 3;

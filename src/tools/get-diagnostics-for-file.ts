@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { answeringProject } from "../project/answering-project.js";
+import { fileSymbols } from "../symbols/access.js";
 import { completeness, plural } from "./common.js";
 import { diagnosticSchema, severities, toDiagnostic } from "./diagnostic.js";
 import { projectFields, projectOutput } from "./project-fields.js";
-import { fileSymbols } from "./symbol-access.js";
 import { defineTool, readOnly } from "./tool.js";
 
 type Severity = (typeof severities)[number];

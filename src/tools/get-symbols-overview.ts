@@ -1,12 +1,10 @@
 import { stat } from "node:fs/promises";
 import { z } from "zod";
 import { isAppError } from "../errors.js";
+import { renderSymbol } from "../symbols/render.js";
 import { outlineLine, type SymbolResult, symbolSchema, toSymbolResult } from "../symbols/result.js";
-import { codeFilesUnder } from "./code-files.js";
 import { completeness, maxAnswerChars, offsetParam } from "./common.js";
 import { type Paging, withPaging } from "./envelope.js";
-import { renderSymbol } from "./find-symbol.js";
-import { fileSymbols } from "./symbol-access.js";
 import { excludeTests, isTestFile } from "./test-files.js";
 import { defineTool, readOnly } from "./tool.js";
 
@@ -125,10 +123,11 @@ export const getSymbolsOverviewTool = defineTool({
     const project = ctx.project;
     const start = project.sandbox.resolve(args.relative_path, { mustExist: true });
     const isFile = (await stat(start.abs)).isFile();
-    const found = isFile ? [start] : await codeFilesUnder(project, start.rel, ctx.signal);
+    const found = isFile ? [start] : await project.symbols.codeFiles(start.rel, ctx.signal);
     const all = args.exclude_tests ? found.filter((f) => !isTestFile(project, f.rel)) : found;
     if (isFile && all.length === 1) {
-      const fs = await fileSymbols(project, start, ctx.signal);
+      // From the index when it holds the file's text: no server, no didOpen.
+      const fs = await project.symbols.file(start, ctx.signal);
       const symbols = fs.roots
         .slice(args.offset)
         .map((n) => toSymbolResult(n, undefined, { depth: args.depth }));
@@ -142,7 +141,7 @@ export const getSymbolsOverviewTool = defineTool({
     let done = 0;
     for (const file of files) {
       try {
-        const fs = await fileSymbols(project, file, ctx.signal);
+        const fs = await project.symbols.file(file, ctx.signal);
         const symbols = fs.roots.map((n) => toSymbolResult(n, undefined, { depth: args.depth }));
         // Top level only: the outline says all a Symbol object would, in a third of the JSON — unless
         // the server gave details (rust-analyzer: a function's signature), which it has no room for.

@@ -1,12 +1,12 @@
 import type { Hover, Position, SignatureHelp } from "vscode-languageserver-protocol";
 import { z } from "zod";
 import { AppError } from "../errors.js";
+import { fileSymbols, resolveSymbol } from "../symbols/access.js";
 import { containingSymbol, symbolAt } from "../symbols/tree.js";
 import { allLines } from "../text/lines.js";
 import { completeness, completenessOf } from "./common.js";
 import { hoverText, plainMarkdown } from "./hover-text.js";
 import { requireSupport, supports } from "./server-support.js";
-import { fileSymbols, resolveSymbol } from "./symbol-access.js";
 import { defineTool, readOnly } from "./tool.js";
 
 export const getTypeInfoTool = defineTool({

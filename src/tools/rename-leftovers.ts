@@ -7,9 +7,9 @@
  */
 
 import { readTextFile } from "../edits/text.js";
+import { codeFilesUnder, filesContaining } from "../project/code-files.js";
 import type { Project } from "../project/project.js";
 import type { CheckedPath } from "../security/sandbox.js";
-import { codeFilesUnder, filesContaining } from "./code-files.js";
 
 /** Sites listed at most (the answer says how many were found). */
 export const missedSitesMax = 40;

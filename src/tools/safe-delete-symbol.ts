@@ -1,10 +1,10 @@
 import { z } from "zod";
 import type { EditPlan } from "../edits/plan.js";
 import { AppError } from "../errors.js";
+import { resolveSymbol } from "../symbols/access.js";
 import { dryRun } from "./common.js";
 import { commitPlan, editBudget, editOutput, renderEditResult } from "./edit-result.js";
-import { collectReferences } from "./find-referencing-symbols.js";
-import { resolveSymbol } from "./symbol-access.js";
+import { collectReferences } from "./reference-sites.js";
 import { deleteEdit, siteOf } from "./symbol-edits.js";
 import { defineTool } from "./tool.js";
 

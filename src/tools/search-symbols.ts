@@ -5,7 +5,6 @@ import { commentText, rank, type SearchDoc } from "../symbols/rank.js";
 import { type SymbolNode, walk } from "../symbols/tree.js";
 import { lineStarts } from "../text/lines.js";
 import { completeness, maxAnswerChars, offsetParam, plural } from "./common.js";
-import { indexedFile } from "./symbol-index-build.js";
 import { symbolScope } from "./symbol-scope.js";
 import { excludeTests } from "./test-files.js";
 import { defineTool, readOnly } from "./tool.js";
@@ -69,7 +68,7 @@ export const searchSymbolsTool = defineTool({
     const files = scope.files;
     const docs: SearchDoc<Omit<Hit, "score">>[] = [];
     let done = 0;
-    for await (const { file, value: indexed } of scope.each((f) => indexedFile(project, f, ctx.signal))) {
+    for await (const { file, value: indexed } of scope.each((f) => project.symbols.file(f, ctx.signal))) {
       if (++done % 200 === 0) ctx.progress(`indexed ${done} of ${files.length} files`, done, files.length);
       const starts = lineStarts(indexed.text);
       for (const node of walk(indexed.roots)) {

@@ -147,6 +147,19 @@ describe("Go (e2e, gopls)", { skip: skip ?? false }, () => {
     );
   });
 
+  it("find_declaration on a method call names the method through its receiver type", async () => {
+    // gopls answers the method's name; the receiver type keeps that name as a part of its own
+    // (go.ts), so the symbol whose own name is there must win over the type.
+    const main = await readText(fx.dir, "cmd/shop/main.go");
+    const d = await callOk<{ declaration: { name_path: string; relative_path?: string } | null }>(
+      h,
+      "find_declaration",
+      { relative_path: "cmd/shop/main.go", line: lineOf(main, "return c.Total()"), identifier: "Total" },
+    );
+    assert.equal(d.declaration?.name_path, "Cart/Total");
+    assert.equal(d.declaration?.relative_path, "cart/cart.go");
+  });
+
   it("get_diagnostics_for_file reports a type error written to disk by another process", async () => {
     const clean = await callOk<{ diagnostics: Diagnostic[]; complete: boolean }>(
       h,

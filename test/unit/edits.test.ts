@@ -40,6 +40,34 @@ function isCode(code: string) {
 }
 
 describe("applyPlan", () => {
+  test("files read ahead, several at once: the diff in the plan's order, a failure in the plan's order", async () => {
+    const plan: EditPlan = [];
+    const names = Array.from({ length: 30 }, (_, i) => `m${String(29 - i).padStart(2, "0")}.ts`);
+    for (const name of names) {
+      const text = `export const ${name.slice(0, 3)} = 1;\n`;
+      await put(name, text);
+      plan.push({ kind: "edit", path: p(name), edits: [replace(text, "1", "2")], expectedText: text });
+    }
+    const r = await applyPlan(plan, { dryRun: true });
+    assert.deepEqual(
+      r.files.map((f) => f.relative_path),
+      names,
+    );
+    assert.deepEqual(
+      [...r.diff.matchAll(/^\+\+\+ b\/(.*)$/gm)].map((m) => m[1]),
+      names,
+    );
+    // The first failing file in the plan names the error, whatever the reads ahead met first.
+    await put("binary.ts", "\u0000\u0001binary");
+    const failing: EditPlan = [
+      plan[0]!,
+      { kind: "edit", path: p("stale.ts"), edits: [], expectedText: "old" },
+      { kind: "edit", path: p("binary.ts"), edits: [], expectedText: "" },
+    ];
+    await put("stale.ts", "new\n");
+    await assert.rejects(applyPlan(failing, { dryRun: true }), isCode("edit_conflict"));
+  });
+
   test("edits, creates, deletes and renames in one plan", async () => {
     const a = "export const a = 1;\n";
     await put("a.ts", a);

@@ -265,6 +265,25 @@ describe("referenceScope between calls", () => {
     assert.equal(server.commands.length, 1);
   });
 
+  test("scalpel's own folder, which the watcher leaves out, neither stops the reuse nor is scanned", async () => {
+    await put(".scalpel/cache/stray.ts", "new Widget();\n");
+    try {
+      const server = tsServer(config(), inProject());
+      // As the real watcher: nothing under .scalpel/ is watched.
+      server.unwatched = [".scalpel", ".scalpel/cache"];
+      assert.deepEqual(await outsideOf(server), []);
+      await put("scripts/late.ts", "export const late = new Widget();\n");
+      // Kept (measured before: a scan that listed .scalpel among the folders it read was never kept).
+      assert.deepEqual(await outsideOf(server), []);
+      assert.equal(server.commands.length, 1);
+      server.changed(["scripts/late.ts"]);
+      assert.deepEqual(await outsideOf(server), ["scripts/late.ts"]);
+    } finally {
+      await rm(join(tmp.dir, ".scalpel"), { recursive: true, force: true });
+      await rm(join(tmp.dir, "scripts/late.ts"), { force: true });
+    }
+  });
+
   test("nothing is kept where a change would go unreported", async () => {
     const server = tsServer(config(), inProject());
     server.watched = false;

@@ -6,9 +6,13 @@
  * end to end in test/e2e/reference-scope-cache.test.ts.
  */
 import * as assert from "node:assert/strict";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
+import { pathToFileURL } from "node:url";
 import { SiteTextCache } from "../../src/project/site-text-cache.js";
+import { Sandbox } from "../../src/security/sandbox.js";
 
 const root = "/project";
 
@@ -69,11 +73,77 @@ test("a read that a change overtook is not kept", () => {
   assert.equal(cache.get(a), undefined);
 });
 
-test("past the size bound the oldest texts go first", () => {
+test("past the size bound, texts unused for a while make room; recent ones stay and the newcomer is not kept", () => {
   const s = session();
-  const cache = new SiteTextCache(s);
-  const big = "x".repeat(6 * 1024 * 1024);
-  for (const n of [1, 2, 3]) cache.keep(cache.mark, join(root, `big${n}.ts`), { text: big, lines: [] });
-  assert.equal(cache.get(join(root, "big1.ts")), undefined);
-  assert.ok(cache.get(join(root, "big2.ts")) && cache.get(join(root, "big3.ts")));
+  let now = 0;
+  const cache = new SiteTextCache(s, { maxChars: 10, staleMs: 1000, now: () => now });
+  const at = (n: number) => join(root, `f${n}.ts`);
+  for (const n of [1, 2, 3]) cache.keep(cache.mark, at(n), site("xxx"));
+  // Full (9 of 10): a working set larger than the bound keeps the part that fits, call after call.
+  cache.keep(cache.mark, at(4), site("xxx"));
+  assert.equal(cache.get(at(4)), undefined, "not kept: every kept text was used just now");
+  assert.ok(cache.get(at(1)) && cache.get(at(2)) && cache.get(at(3)));
+  now = 500;
+  assert.ok(cache.get(at(2)), "used again");
+  now = 1200;
+  cache.keep(cache.mark, at(5), site("xxx"));
+  assert.ok(cache.get(at(5)), "kept in place of the least recently used stale text");
+  assert.equal(cache.get(at(1)), undefined);
+  assert.ok(cache.get(at(2)) && cache.get(at(3)));
+});
+
+// Where a site's URI points (the sandbox's answer) is kept beside the texts, and forgotten the same
+// way. A real sandbox on a real directory gives the places.
+test("a site's place is kept for its sandbox until its file or a directory above it changes", () => {
+  const base = realpathSync(mkdtempSync(join(tmpdir(), "scalpel-places-")));
+  try {
+    const dir = join(base, "project");
+    mkdirSync(join(dir, "src", "deep"), { recursive: true });
+    writeFileSync(join(dir, "src", "a.ts"), "export const a = 1;\n");
+    writeFileSync(join(dir, "src", "deep", "b.ts"), "export const b = 1;\n");
+    symlinkSync(dir, join(base, "alias"));
+    const listeners = new Set<(paths: readonly string[]) => void>();
+    const s = {
+      unwatched: [] as string[],
+      startedAt: 1,
+      onDiskChange(listener: (paths: readonly string[]) => void) {
+        listeners.add(listener);
+        return () => listeners.delete(listener);
+      },
+      watches(absDir: string) {
+        return !this.unwatched.includes(absDir);
+      },
+      changed(...rels: string[]) {
+        for (const listener of listeners) listener(rels.map((rel) => join(dir, rel)));
+      },
+    };
+    const cache = new SiteTextCache(s);
+    const sandbox = new Sandbox(dir);
+    const uriA = pathToFileURL(join(dir, "src", "a.ts")).href;
+    const uriB = pathToFileURL(join(dir, "src", "deep", "b.ts")).href;
+    const viaAlias = pathToFileURL(join(base, "alias", "src", "a.ts")).href;
+    const keep = (uri: string) => cache.keepPlace(cache.mark, uri, sandbox, sandbox.fromUri(uri));
+    for (const uri of [uriA, uriB, viaAlias]) keep(uri);
+    const a = cache.place(uriA, sandbox);
+    assert.equal(a?.kind === "file" ? a.path.rel : a?.kind, "src/a.ts");
+    assert.equal(cache.place(uriA, new Sandbox(dir)), undefined, "another sandbox asks again");
+    assert.equal(cache.place(viaAlias, sandbox), undefined, "an alias spelling is not kept");
+    s.changed("src/other.ts");
+    assert.ok(cache.place(uriA, sandbox) && cache.place(uriB, sandbox), "another file's change keeps them");
+    s.changed("src/deep");
+    assert.equal(cache.place(uriB, sandbox), undefined, "a directory above it changed");
+    assert.ok(cache.place(uriA, sandbox));
+    s.changed("src/a.ts");
+    assert.equal(cache.place(uriA, sandbox), undefined, "its own file changed");
+    keep(uriA);
+    s.unwatched = [join(dir, "src")];
+    assert.equal(cache.place(uriA, sandbox), undefined, "not used from a directory without a watch");
+    s.unwatched = [];
+    const mark = cache.mark;
+    s.changed("src/deep/b.ts");
+    cache.keepPlace(mark, uriB, sandbox, sandbox.fromUri(uriB));
+    assert.equal(cache.place(uriB, sandbox), undefined, "a lookup that a change overtook is not kept");
+  } finally {
+    rmSync(base, { recursive: true, force: true });
+  }
 });

@@ -1,7 +1,7 @@
 // The symbol index store on a real temp project: entries survive a new store (a restart), are used
-// only for the exact text they were built from, fail closed on corruption, stay whole when two
-// stores (two scalpel processes) write the same entries at once, and a read-only store writes
-// nothing.
+// only for the exact text they were built from, fail closed on corruption, are removed when their
+// file leaves, stay whole when two stores (two scalpel processes) write the same entries at once,
+// the table snapshot is checksummed, and a read-only store writes nothing.
 import assert from "node:assert/strict";
 import { mkdtemp, readdir, readFile, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -9,7 +9,14 @@ import { join } from "node:path";
 import { after, before, test } from "node:test";
 import type { DocumentSymbol } from "vscode-languageserver-protocol";
 import { Sandbox } from "../../src/security/sandbox.js";
-import { type IndexedSession, SymbolIndexStore, symbolIndexDir } from "../../src/symbols/index-store.js";
+import {
+  SymbolIndexStore,
+  serverKey,
+  symbolIndexDir,
+  type TableRow,
+  tableFileName,
+  textHash,
+} from "../../src/symbols/index-store.js";
 
 let dir: string;
 before(async () => {
@@ -17,77 +24,74 @@ before(async () => {
 });
 after(() => rm(dir, { recursive: true, force: true }));
 
-const session = (version: string): IndexedSession => ({
-  serverInfo: { name: "fake-ls", version },
-  spec: { launch: { command: "fake-ls", args: [] } },
-});
+const key = (version: string) =>
+  serverKey({ adapter: "ts", version, settings: [{ command: "fake-ls", args: [] }] });
 
 function sym(name: string): DocumentSymbol {
   const range = { start: { line: 0, character: 0 }, end: { line: 0, character: name.length } };
   return { name, kind: 12, range, selectionRange: range, children: [] };
 }
 
-/** Waits until the background writes of `put` reached the disk. */
-async function settle(
-  store: SymbolIndexStore,
-  s: IndexedSession,
-  rel: string,
-  text: string,
-  symbols: DocumentSymbol[],
-) {
-  await store.symbols(s, "ts", rel, text, async () => symbols);
-  await new Promise((r) => setTimeout(r, 50));
-}
-
 test("an entry survives a new store and is used only for the text it was built from", async () => {
   const first = new SymbolIndexStore(new Sandbox(dir), true);
-  await settle(first, session("1"), "src/a.ts", "function a() {}", [sym("a")]);
-  assert.equal(first.stats.requested, 1);
+  await first.put(key("1"), "src/a.ts", textHash("function a() {}"), [sym("a")]);
 
   const second = new SymbolIndexStore(new Sandbox(dir), true);
-  let asked = 0;
-  const again = await second.symbols(session("1"), "ts", "src/a.ts", "function a() {}", async () => {
-    asked++;
-    return [];
-  });
+  const again = await second.get(key("1"), "src/a.ts", textHash("function a() {}"));
   assert.deepEqual(
-    again.map((s) => s.name),
+    again?.map((s) => s.name),
     ["a"],
   );
-  assert.equal(asked, 0);
-  assert.deepEqual(second.stats, { reused: 1, requested: 0, corrupt: 0 });
   // Other text, or another server version: not found.
-  assert.equal(await second.lookup(session("1"), "ts", "src/a.ts", "function b() {}"), null);
+  assert.equal(await second.get(key("1"), "src/a.ts", textHash("function b() {}")), null);
   assert.equal(
-    await new SymbolIndexStore(new Sandbox(dir), true).lookup(
-      session("2"),
-      "ts",
-      "src/a.ts",
-      "function a() {}",
-    ),
+    await new SymbolIndexStore(new Sandbox(dir), true).get(key("2"), "src/a.ts", textHash("function a() {}")),
     null,
   );
+  assert.equal(second.stats.corrupt, 0);
 });
 
 test("a corrupt entry is reported once, not used, and rebuilt", async () => {
   const store = new SymbolIndexStore(new Sandbox(dir), true);
-  await settle(store, session("1"), "src/c.ts", "const c = 1;", [sym("c")]);
-  const [key] = await readdir(join(dir, symbolIndexDir));
-  const folder = join(dir, symbolIndexDir, key!);
+  const hash = textHash("const c = 1;");
+  await store.put(key("1"), "src/c.ts", hash, [sym("c")]);
+  const folder = join(dir, symbolIndexDir, key("1"));
   for (const name of await readdir(folder)) {
     const text = await readFile(join(folder, name), "utf8");
     if (text.includes('"src/c.ts"')) await writeFile(join(folder, name), text.replace('"c"', '"x"'));
   }
   const reader = new SymbolIndexStore(new Sandbox(dir), true);
-  assert.equal(await reader.lookup(session("1"), "ts", "src/c.ts", "const c = 1;"), null);
-  assert.equal(await reader.lookup(session("1"), "ts", "src/c.ts", "const c = 1;"), null);
+  assert.equal(await reader.get(key("1"), "src/c.ts", hash), null);
+  assert.equal(await reader.get(key("1"), "src/c.ts", hash), null);
   assert.equal(reader.stats.corrupt, 1);
-  await settle(reader, session("1"), "src/c.ts", "const c = 1;", [sym("c")]);
+  await reader.put(key("1"), "src/c.ts", hash, [sym("c")]);
   const fresh = new SymbolIndexStore(new Sandbox(dir), true);
   assert.deepEqual(
-    (await fresh.lookup(session("1"), "ts", "src/c.ts", "const c = 1;"))?.map((s) => s.name),
+    (await fresh.get(key("1"), "src/c.ts", hash))?.map((s) => s.name),
     ["c"],
   );
+});
+
+test("a removed entry is gone from the disk and counted as pruned", async () => {
+  const store = new SymbolIndexStore(new Sandbox(dir), true);
+  const hash = textHash("export const gone = 1;");
+  await store.put(key("1"), "src/gone.ts", hash, [sym("gone")]);
+  assert.notEqual(await store.get(key("1"), "src/gone.ts", hash), null);
+  await store.remove(key("1"), "src/gone.ts");
+  assert.equal(await new SymbolIndexStore(new Sandbox(dir), true).get(key("1"), "src/gone.ts", hash), null);
+  assert.equal(store.stats.pruned, 1);
+});
+
+test("the table snapshot round-trips and a tampered one is refused", async () => {
+  const store = new SymbolIndexStore(new Sandbox(dir), true);
+  const rows: Record<string, TableRow> = { "src/t.ts": ["h1", 10, 12345, "[]", "\nt\n"] };
+  await store.saveTable(key("t"), rows);
+  assert.deepEqual(await new SymbolIndexStore(new Sandbox(dir), true).loadTable(key("t")), rows);
+  const path = join(dir, symbolIndexDir, key("t"), tableFileName);
+  await writeFile(path, (await readFile(path, "utf8")).replace('"h1"', '"h2"'));
+  const reader = new SymbolIndexStore(new Sandbox(dir), true);
+  assert.equal(await reader.loadTable(key("t")), null);
+  assert.equal(reader.stats.corrupt, 1);
 });
 
 test("two stores writing the same entries at once leave whole entries and no temp files", async () => {
@@ -116,8 +120,9 @@ test("a read-only store keeps its entries in memory and writes nothing", async (
   const ro = await realpath(await mkdtemp(join(tmpdir(), "scalpel-index-ro-")));
   try {
     const store = new SymbolIndexStore(new Sandbox(ro), false);
-    await settle(store, session("1"), "src/a.ts", "x", [sym("a")]);
-    assert.notEqual(await store.lookup(session("1"), "ts", "src/a.ts", "x"), null);
+    await store.put(key("1"), "src/a.ts", textHash("x"), [sym("a")]);
+    await store.saveTable(key("1"), {});
+    assert.notEqual(await store.get(key("1"), "src/a.ts", textHash("x")), null);
     assert.deepEqual(await readdir(ro), []);
   } finally {
     await rm(ro, { recursive: true, force: true });

@@ -1,41 +1,11 @@
 /**
- * Filling the persistent symbol index (symbols/index-store.ts): in the background after activation,
- * one file at a time, and for the files a search_symbols call covers. A file whose text the index
- * already holds costs a read and a hash; only the others open in the server and ask it for their
- * document symbols (through fileSymbols, which records them).
+ * Filling the persistent symbol index (symbols/index-store.ts) in the background after activation.
+ * First every code file is checked against the index without any server (size and mtime against
+ * the table, else its text's hash against the entries), and rows of files that left the project
+ * are pruned; then the files the index does not hold are asked of their servers one at a time,
+ * only while no tool call runs.
  */
-import type { DocumentSymbol } from "vscode-languageserver-protocol";
 import type { Project } from "../project/project.js";
-import type { CheckedPath } from "../security/sandbox.js";
-import { buildTree, type SymbolNode } from "../symbols/tree.js";
-import { readProjectText } from "../text/read.js";
-import { codeFilesUnder } from "./code-files.js";
-import { fileSymbols } from "./symbol-access.js";
-
-export interface IndexedFile {
-  roots: SymbolNode[];
-  text: string;
-}
-
-/** A file's symbols and text: from the index when it holds this text, else from its server. */
-export async function indexedFile(
-  project: Project,
-  file: CheckedPath,
-  signal?: AbortSignal,
-): Promise<IndexedFile> {
-  const { session, adapter } = project.pool.sessionFor(file.abs);
-  await session.whenReady(signal);
-  const text = (await readProjectText(file.abs, file.rel)).text;
-  const stored: DocumentSymbol[] | null = await project.symbolIndex.lookup(
-    session,
-    adapter.id,
-    file.rel,
-    text,
-  );
-  if (stored) return { roots: buildTree(stored), text };
-  const fs = await fileSymbols(project, file, signal, false);
-  return { roots: fs.roots, text: fs.doc.text };
-}
 
 /** Projects whose build was started (once per activation of a project). */
 const builds = new WeakSet<Project>();
@@ -58,6 +28,7 @@ export function startIndexing(project: Project): void {
 
 async function build(project: Project): Promise<void> {
   const log = project.log.child("index");
+  const service = project.symbols;
   const started = new Set(
     project.pool
       .states()
@@ -66,30 +37,53 @@ async function build(project: Project): Promise<void> {
   );
   if (started.size === 0) return;
   const t0 = Date.now();
-  const files = (await codeFilesUnder(project, "")).filter((f) => {
+  const all = await service.codeFiles("");
+  const files = all.filter((f) => {
     const adapter = project.pool.adapterForPath(f.rel);
     return adapter !== null && started.has(adapter.id);
   });
-  // The first call of a session usually comes right after activation: it goes first.
-  calls.endedAt = Math.max(calls.endedAt, Date.now());
   log.info(`symbol index: checking ${files.length} files`);
+  service.progress = { indexed: 0, total: files.length };
+  const missing: typeof files = [];
   let failed = 0;
-  for (const file of files) {
+  for (const [i, file] of files.entries()) {
     if (project.pool.isClosed) return;
     try {
-      await quiet(project, file);
-      await indexedFile(project, file);
+      const state = await service.check(file);
+      if (state === "missing") missing.push(file);
+      else service.progress.indexed++;
+    } catch {
+      failed++;
+    }
+    // Tool calls go first: the check yields every few files and waits while one runs (its stats
+    // and reads would queue behind the check's in the thread pool).
+    if (i % 32 === 31) {
+      await new Promise((resolve) => setImmediate(resolve));
+      while (calls.running > 0 && !project.pool.isClosed) await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+  await service.prune(all);
+  await service.save();
+  // The first call of a session usually comes right after activation: it goes first.
+  calls.endedAt = Math.max(calls.endedAt, Date.now());
+  for (const file of missing) {
+    if (project.pool.isClosed) return;
+    try {
+      await quiet(project, file.abs);
+      await service.file(file);
+      service.progress.indexed++;
     } catch {
       // A file that vanished or a server error skips one file; a stopped pool ends the build.
       if (project.pool.isClosed) return;
       failed++;
     }
-    // Tool calls go first: the build never holds the event loop for more than one file.
     await new Promise((resolve) => setImmediate(resolve));
   }
-  const s = project.symbolIndex.stats;
+  await service.save();
+  service.progress = null;
+  const s = service.store.stats;
   log.info(
-    `symbol index ready: ${files.length} files in ${Date.now() - t0} ms (since activation: reused ${s.reused}, requested ${s.requested}, corrupt ${s.corrupt}${failed ? `, failed ${failed}` : ""})`,
+    `symbol index ready: ${files.length} files in ${Date.now() - t0} ms (since activation: reused ${s.reused}, requested ${s.requested}, corrupt ${s.corrupt}, pruned ${s.pruned}, opened ${service.opened}${failed ? `, failed ${failed}` : ""})`,
   );
 }
 
@@ -115,8 +109,8 @@ export async function whileToolRuns<T>(run: () => Promise<T>): Promise<T> {
  * competes with a call. Measured on a cold 300-file project: a build that did not wait made the
  * first find_referencing_symbols call take 22 s instead of 9 s, by opening files meanwhile.
  */
-async function quiet(project: Project, file: CheckedPath): Promise<void> {
-  const { session } = project.pool.sessionFor(file.abs);
+async function quiet(project: Project, abs: string): Promise<void> {
+  const { session } = project.pool.sessionFor(abs);
   await session.whenReady();
   while (!project.pool.isClosed && (calls.running > 0 || Date.now() - calls.endedAt < quietMs)) {
     await new Promise((resolve) => setTimeout(resolve, 100));

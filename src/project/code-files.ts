@@ -1,8 +1,8 @@
-/** The files under a path that some language server handles, for directory-wide symbol tools. */
+/** The files under a path that some language server handles, for directory-wide symbol queries. */
 import { readTextFile } from "../edits/text.js";
-import { walkFiles } from "../project/ignore.js";
-import type { Project } from "../project/project.js";
 import type { CheckedPath } from "../security/sandbox.js";
+import { walkFiles } from "./ignore.js";
+import type { Project } from "./project.js";
 
 export async function codeFilesUnder(
   project: Project,
