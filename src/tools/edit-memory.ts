@@ -3,7 +3,7 @@ import { AppError } from "../errors.js";
 import { memoryStoreOf } from "../memory/store.js";
 import { replaceParams } from "./common.js";
 import { assertWritable, memoryName } from "./memory-common.js";
-import { findMatches } from "./replace-content.js";
+import { findMatches } from "./needle-matches.js";
 import { defineTool, writes } from "./tool.js";
 
 export const editMemoryTool = defineTool({

@@ -7,7 +7,7 @@ import { z } from "zod";
 import { resolveSymbol } from "../symbols/access.js";
 import { symbolSchema, toSymbolResult } from "../symbols/result.js";
 import { completeness, completenessOf, plural } from "./common.js";
-import { type Place, placeLabel, placeSchema, walkLevels } from "./hierarchy-items.js";
+import { type Place, placeLabel, placeSchema, prepareItems, walkLevels } from "./hierarchy-items.js";
 import { FileViews } from "./locations.js";
 import { requireSupport } from "./server-support.js";
 import { defineTool, readOnly } from "./tool.js";
@@ -81,12 +81,11 @@ export const getCallHierarchyTool = defineTool({
       "Use find_referencing_symbols for the symbol's callers instead.",
     );
     const opts = { signal: ctx.signal };
-    const roots =
-      (await session.request<CallHierarchyItem[] | null>(
-        "textDocument/prepareCallHierarchy",
-        { textDocument: { uri: file.doc.uri }, position: node.selectionRange.start },
-        opts,
-      )) ?? [];
+    const roots = await prepareItems<CallHierarchyItem>(
+      { session, adapterId: file.adapter.id, uri: file.doc.uri, node, signal: ctx.signal },
+      "textDocument/prepareCallHierarchy",
+      "a function or method",
+    );
     const views = new FileViews(project, ctx.signal);
     const stopped: string[] = [];
     const walk = async (direction: Direction): Promise<Call[]> => {

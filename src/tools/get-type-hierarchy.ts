@@ -3,7 +3,7 @@ import { z } from "zod";
 import { resolveSymbol } from "../symbols/access.js";
 import { symbolSchema, toSymbolResult } from "../symbols/result.js";
 import { completeness, completenessOf } from "./common.js";
-import { type Place, placeLabel, placeSchema, walkLevels } from "./hierarchy-items.js";
+import { type Place, placeLabel, placeSchema, prepareItems, walkLevels } from "./hierarchy-items.js";
 import { FileViews } from "./locations.js";
 import { requireSupport } from "./server-support.js";
 import { defineTool, readOnly } from "./tool.js";
@@ -58,12 +58,11 @@ export const getTypeHierarchyTool = defineTool({
       "Use find_implementations for the subtypes and implementations of an interface, trait or abstract class, and find_symbol with include_body for a class's declared supertypes.",
     );
     const opts = { signal: ctx.signal };
-    const roots =
-      (await session.request<TypeHierarchyItem[] | null>(
-        "textDocument/prepareTypeHierarchy",
-        { textDocument: { uri: file.doc.uri }, position: node.selectionRange.start },
-        opts,
-      )) ?? [];
+    const roots = await prepareItems<TypeHierarchyItem>(
+      { session, adapterId: file.adapter.id, uri: file.doc.uri, node, signal: ctx.signal },
+      "textDocument/prepareTypeHierarchy",
+      "a class, interface, struct or trait",
+    );
     const views = new FileViews(project, ctx.signal);
     const stopped: string[] = [];
     const walk = async (direction: "supertypes" | "subtypes"): Promise<TypeEntry[]> => {

@@ -6,10 +6,13 @@
  */
 import type { Range } from "vscode-languageserver-protocol";
 import { z } from "zod";
+import { AppError, isAppError } from "../errors.js";
+import type { LspSession } from "../lsp/session.js";
 import type { Project } from "../project/project.js";
-import { symbolAt } from "../symbols/tree.js";
+import { type SymbolNode, symbolAt } from "../symbols/tree.js";
 import { plural } from "./common.js";
 import type { FileViews } from "./locations.js";
+import { serverName } from "./server-support.js";
 
 /** What call and type hierarchy items have in common. */
 export interface HierarchyItem {
@@ -18,6 +21,39 @@ export interface HierarchyItem {
   uri: string;
   range: Range;
   selectionRange: Range;
+}
+
+/**
+ * The server's items for a hierarchy rooted at a symbol's name. A symbol the server cannot root
+ * one at is the caller's mistake, not a server failure: gopls v0.23.0 answers an error ("Book is
+ * not a function", "not a type name", measured), other servers may answer nothing; either way the
+ * answer is invalid_argument saying what to give, never an empty hierarchy that reads as "no callers".
+ */
+export async function prepareItems<I extends HierarchyItem>(
+  at: { session: LspSession; adapterId: string; uri: string; node: SymbolNode; signal: AbortSignal },
+  method: "textDocument/prepareCallHierarchy" | "textDocument/prepareTypeHierarchy",
+  wanted: string,
+): Promise<I[]> {
+  let items: I[] | null;
+  let refused = "";
+  try {
+    items = await at.session.request<I[] | null>(
+      method,
+      { textDocument: { uri: at.uri }, position: at.node.selectionRange.start },
+      { signal: at.signal },
+    );
+  } catch (e) {
+    // A server's error answer (it carries the LSP code); timeouts, crashes and aborts pass on.
+    if (!isAppError(e) || e.code !== "internal" || e.details?.lspCode === undefined) throw e;
+    items = null;
+    refused = `: "${e.message.slice(e.message.indexOf(`${method}: `) + method.length + 2)}"`;
+  }
+  if (items && items.length > 0) return items;
+  const hierarchy = method === "textDocument/prepareCallHierarchy" ? "call" : "type";
+  throw new AppError(
+    "invalid_argument",
+    `${serverName(at.session, at.adapterId)} has no ${hierarchy} hierarchy for ${at.node.namePath} (${at.node.kind})${refused}. Give the name path of ${wanted}.`,
+  );
 }
 
 export const placeSchema = {

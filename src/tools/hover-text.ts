@@ -1,7 +1,9 @@
 /**
- * A hover's contents as plain text. Servers answer markdown (measured: tsserver and rust-analyzer
- * put the signature in a ```typescript / ```rust fence, then documentation, rust-analyzer with
- * `---` rules between parts); an agent needs the code and the words, not the markup.
+ * A hover's contents as plain text. Servers answer markdown (measured: tsserver, rust-analyzer and
+ * gopls v0.23.0 put the signature in a ```typescript / ```rust / ```go fence, then documentation,
+ * rust-analyzer and gopls with `---` rules between parts; gopls turns a Go doc comment's indented
+ * code into an indented code block and its doc links into links to the declaring file); an agent
+ * needs the code and the words, not the markup.
  */
 import type { Hover, MarkedString, MarkupContent } from "vscode-languageserver-protocol";
 
@@ -11,10 +13,14 @@ function partText(part: MarkedString | MarkupContent): { text: string; markdown:
   return { text: `\`\`\`${part.language}\n${part.value}\n\`\`\``, markdown: true };
 }
 
-/** Markdown to plain text: fenced code kept verbatim, markup outside it removed. */
+/** An indented code block's line: a tab or four spaces (CommonMark). */
+const indentedCode = /^(\t| {4})/;
+
+/** Markdown to plain text: fenced and indented code kept verbatim, markup outside it removed. */
 export function plainMarkdown(md: string): string {
   const out: string[] = [];
   let inFence = false;
+  let inIndented = false;
   for (const line of md.replace(/\r\n?/g, "\n").split("\n")) {
     if (/^\s*(```|~~~)/.test(line)) {
       // Code and the words around it stay apart: tsserver puts the doc right after the fence.
@@ -26,6 +32,14 @@ export function plainMarkdown(md: string): string {
       out.push(line);
       continue;
     }
+    // An indented block starts after a blank line (it cannot interrupt a paragraph, so a list
+    // item's indented continuation stays prose) and runs until a line that is not indented.
+    if (indentedCode.test(line) && (inIndented || (out.at(-1) ?? "") === "")) {
+      inIndented = true;
+      out.push(line.replace(/\s+$/, ""));
+      continue;
+    }
+    if (line.trim() !== "") inIndented = false;
     if (/^\s*([-*_])(\s*\1){2,}\s*$/.test(line)) {
       out.push("");
       continue;

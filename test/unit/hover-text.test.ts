@@ -26,3 +26,16 @@ test("hover contents in each LSP form: MarkupContent, MarkedString, arrays, plai
     "Bold title\n\nint x;",
   );
 });
+
+test("a gopls hover: indented doc code verbatim, doc links without their file targets", () => {
+  // Shape measured from gopls v0.23.0 (linksInHover off) on a documented method whose doc comment
+  // has a doc link and an indented example; the example holds what reads like markup.
+  const md =
+    "```go\nfunc (o *Order) Total() int\n```\n\n---\n\nTotal sums the prices of [Priced](file:///home/u/shop/store.go#13,6) lines:\n\n\tdue := order.Total() * rate_a_b_\n\t`raw`\n\nSee \\*notes\\*.\n";
+  assert.equal(
+    plainMarkdown(md),
+    "func (o *Order) Total() int\n\nTotal sums the prices of Priced lines:\n\n\tdue := order.Total() * rate_a_b_\n\t`raw`\n\nSee *notes*.",
+  );
+  // Indented text that continues a paragraph is prose, not code.
+  assert.equal(plainMarkdown("A list:\n    *still* prose"), "A list:\n    still prose");
+});

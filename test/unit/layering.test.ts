@@ -63,6 +63,30 @@ test("only lsp/ spawns processes", () => {
   }
 });
 
+test("tools import no other tool (what two tools share lives in a module that is not a tool)", () => {
+  // The tool files are those src/tools/index.ts registers: the modules its `allTools` entries come from.
+  const index = readFileSync(join(root, "src/tools/index.ts"), "utf8");
+  const registered = /allTools[^=]*=\s*\[([^\]]*)\]/.exec(index)?.[1]?.match(/\w+/g) ?? [];
+  const fileOf = new Map<string, string>();
+  for (const m of index.matchAll(/^import\s*\{([^}]*)\}\s*from\s*["']\.\/([\w-]+)\.js["']/gm)) {
+    for (const name of m[1]!.split(",").map((n) => n.replace(/^\s*type\s+/, "").trim())) {
+      fileOf.set(name, `${m[2]}.ts`);
+    }
+  }
+  const toolFiles = new Set(registered.map((name) => fileOf.get(name)));
+  assert.ok(!toolFiles.has(undefined), "every registered tool is imported from a file of src/tools");
+  assert.ok(toolFiles.size >= 30, `tool files found: ${[...toolFiles].join(", ")}`);
+  const offenders: string[] = [];
+  for (const file of toolFiles) {
+    for (const spec of imports(join(root, "src/tools", file!))) {
+      const target = /^\.\/([\w-]+)\.js$/.exec(spec)?.[1];
+      if (target !== undefined && toolFiles.has(`${target}.ts`))
+        offenders.push(`${file} imports ${target}.ts`);
+    }
+  }
+  assert.deepEqual(offenders, []);
+});
+
 test("lsp/ names no server, in code or comments: what one server does is declared by its adapter", async () => {
   const ts = (await import("typescript")).default;
   const { probedAdapters } = await import("../../language-servers/index.js");

@@ -7,9 +7,9 @@ import picomatch from "picomatch";
 import { isAppError } from "../../src/errors.js";
 import { requestIdOf, StdioLineTransport } from "../../src/stdio-transport.js";
 import { withDeadline } from "../../src/tools/deadlines.js";
+import { findMatches } from "../../src/tools/needle-matches.js";
 import { compileGlob, globMatches } from "../../src/tools/regex-glob.js";
 import { RegexStopped, regexSpans } from "../../src/tools/regex-worker.js";
-import { findMatches } from "../../src/tools/replace-content.js";
 
 const live = () => new AbortController().signal;
 const where = "'f.txt'";
