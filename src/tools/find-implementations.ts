@@ -5,6 +5,7 @@ import { outlineLine, symbolSchema, toSymbolResult } from "../symbols/result.js"
 import { symbolAt } from "../symbols/tree.js";
 import { completeness, completenessOf, plural } from "./common.js";
 import { FileViews, normalizeLocations, type SecretSite, secretSite, secretSiteSchema } from "./locations.js";
+import { requireSupport } from "./server-support.js";
 import { defineTool, readOnly } from "./tool.js";
 
 export const findImplementationsTool = defineTool({
@@ -40,6 +41,14 @@ export const findImplementationsTool = defineTool({
   async run(args, ctx) {
     const project = ctx.project;
     const { file, node } = await resolveSymbol(project, args.relative_path, args.name_path, ctx.signal, true);
+    // pyright 1.1.414 offers no implementationProvider and fails the request as an unhandled method.
+    requireSupport(
+      file.session,
+      file.adapter.id,
+      "implementationProvider",
+      "find_implementations",
+      "Use find_referencing_symbols on the interface or abstract class: its subclasses name it where they are declared.",
+    );
     const raw = await file.session.request<Location[] | LocationLink[] | null>(
       "textDocument/implementation",
       { textDocument: { uri: file.doc.uri }, position: node.selectionRange.start },

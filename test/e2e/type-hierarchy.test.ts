@@ -148,6 +148,17 @@ describe("get_type_hierarchy / get_type_info on a declared custom server (e2e, p
     assert.match(r.text, /typeHierarchyProvider/);
   });
 
+  it("a server without implementations gets not_supported naming it, not an internal error", async () => {
+    // pyright 1.1.414 announces no implementationProvider and fails the request as an unhandled method.
+    const r = await h.call("find_implementations", { name_path: "Circle", relative_path: "app/shapes.py" });
+    assert.equal(r.isError, true, r.text);
+    assert.match(
+      r.text,
+      /^Error \(not_supported\): find_implementations is not supported by the python language server: /,
+    );
+    assert.match(r.text, /find_referencing_symbols/);
+  });
+
   it("a capability the custom server has is used: hover", async () => {
     const info = await callOk<{ type_info: string }>(h, "get_type_info", {
       name_path: "Circle/area",
