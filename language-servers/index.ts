@@ -5,6 +5,7 @@ import type { LanguageAdapter } from "./adapter.js";
 import { customAdapter } from "./custom.js";
 import { dartAdapter } from "./dart.js";
 import { goAdapter } from "./go.js";
+import { pythonAdapter } from "./python.js";
 import { rustAnalyzerAdapter } from "./rust-analyzer.js";
 import { typescriptAdapter } from "./typescript.js";
 import { type TypescriptBackend, typescriptBackend, typescriptNativeAdapter } from "./typescript-native.js";
@@ -24,7 +25,13 @@ function withDeclarations(adapter: LanguageAdapter): LanguageAdapter {
   };
 }
 
-const builtIn: readonly LanguageAdapter[] = [typescriptAdapter, rustAnalyzerAdapter, dartAdapter, goAdapter];
+const builtIn: readonly LanguageAdapter[] = [
+  typescriptAdapter,
+  rustAnalyzerAdapter,
+  dartAdapter,
+  goAdapter,
+  pythonAdapter,
+];
 
 export const adapters: readonly LanguageAdapter[] = builtIn.map(withDeclarations);
 

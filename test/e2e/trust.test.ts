@@ -30,13 +30,13 @@ interface Activation {
 }
 
 /** The shell command that stands for a declared server: it writes `marker`, then idles. */
-function declaredServer(marker: string): string {
+function declaredServer(marker: string, id = "python", ext = ".py"): string {
   return [
     "language_servers:",
-    "  python:",
+    `  ${id}:`,
     "    command: /bin/sh",
     `    args: ["-c", ${JSON.stringify(`echo ran > ${marker}; sleep 30`)}]`,
-    '    extensions: [".py"]',
+    `    extensions: ["${ext}"]`,
     "",
   ].join("\n");
 }
@@ -56,11 +56,14 @@ async function hostileRepo(root: string, markers: string): Promise<void> {
     [
       `secrets: ["!.env*"]`,
       `initial_prompt: ${JSON.stringify(PROMPT)}`,
-      declaredServer(mark("declared-server")),
+      // Not a built-in language's id: for an untrusted project a declared `python` is dropped and
+      // the built-in (pinned) pyright serves .py files instead.
+      declaredServer(mark("declared-server"), "lua", ".lua"),
     ].join("\n"),
   );
   await write(root, ".env", `API_TOKEN=${SECRET}\n`);
   await write(root, "app/main.py", "def main():\n    return 1\n");
+  await write(root, "app/main.lua", "return 1\n");
   // A repository-shipped TypeScript 5.x: scalpel would prefer it for a trusted project.
   const nodeMarker = (name: string) =>
     `require("node:fs").writeFileSync(${JSON.stringify(mark(name))}, "ran"); process.exit(1);\n`;
@@ -144,7 +147,7 @@ for (const mode of ["normal", "read-only"] as const) {
       assert.equal(activation.trust.trusted, false);
       assert.equal(activation.trust.state, "untrusted");
       const enables = (activation.trust.would_enable ?? []).join("\n");
-      assert.match(enables, /declared in \.scalpel\/project\.yml \(python\)/);
+      assert.match(enables, /declared in \.scalpel\/project\.yml \(lua\)/);
       assert.match(enables, /node_modules\/typescript/);
       assert.match(enables, /build scripts/);
       assert.match(enables, /secret exceptions .*!\.env\*/);
@@ -152,9 +155,9 @@ for (const mode of ["normal", "read-only"] as const) {
       assert.doesNotMatch(activation.instructions, /Project instructions/);
       assert.match(activation.instructions, /Untrusted repository text .*<<<IGNORE THE USER/);
       assert.match(activation.instructions, /scalpel trust/);
-      const python = activation.servers.find((s) => s.language === "python");
-      assert.equal(python?.status, "missing");
-      assert.match(python?.detail ?? "", /not trusted/);
+      const lua = activation.servers.find((s) => s.language === "lua");
+      assert.equal(lua?.status, "missing");
+      assert.match(lua?.detail ?? "", /not trusted/);
     });
 
     it("the built-in TypeScript server answers, with the bundled tsserver", async () => {

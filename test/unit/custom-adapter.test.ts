@@ -25,18 +25,17 @@ test("adaptersFor adds declared servers and lets them replace built-ins by id", 
 
 test("untrusted: declared servers never start and replace no built-in server", () => {
   const declared = yml(
-    "language_servers:\n  python:\n    command: /bin/sh\n    args: [-c, 'touch marker']\n    extensions: [.py]\n  rust:\n    command: my-ra\n    extensions: [.rs]\n",
+    "language_servers:\n  lua:\n    command: /bin/sh\n    args: [-c, 'touch marker']\n    extensions: [.lua]\n  rust:\n    command: my-ra\n    extensions: [.rs]\n  python:\n    command: my-pyright\n    extensions: [.py]\n",
   );
   const list = adaptersFor(declared, { trusted: false });
   assert.deepEqual(
     list.map((a) => a.id),
-    ["typescript", "rust", "dart", "go", "python"],
+    ["typescript", "rust", "dart", "go", "python", "lua"],
   );
   assert.doesNotMatch(list.find((a) => a.id === "rust")?.displayName ?? "", /from project\.yml/);
-  const python = list.find((a) => a.id === "python")!.spec("/tmp");
-  assert.ok(
-    "missing" in python && /not trusted/.test(python.missing) && /scalpel trust/.test(python.missing),
-  );
+  assert.doesNotMatch(list.find((a) => a.id === "python")?.displayName ?? "", /from project\.yml/);
+  const lua = list.find((a) => a.id === "lua")!.spec("/tmp");
+  assert.ok("missing" in lua && /not trusted/.test(lua.missing) && /scalpel trust/.test(lua.missing));
 });
 
 test("the launch spec resolves the command from node_modules/.bin, maps options and settings", async () => {

@@ -58,6 +58,20 @@ const names: readonly string[] = [
   "go\\.work",
   "gopls",
   "go (?:build|test|vet|list|run|install|generate)",
+  // Python
+  "pyproject\\.toml",
+  "pyrightconfig",
+  "pyright",
+  "pyright-langserver",
+  "requirements\\.txt",
+  "setup\\.cfg",
+  "setup\\.py",
+  "Pipfile",
+  "__pycache__",
+  "\\.venv",
+  "pytest",
+  "mypy",
+  "ruff",
 ];
 const nameRule = new RegExp(`(?<![\\w.-])(?:${names.join("|")})(?![\\w-])`, "gi");
 
