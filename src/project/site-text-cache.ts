@@ -6,22 +6,50 @@
  * the session reports its path, or a directory above it, changed (a watcher event from any process,
  * a write by scalpel: `LspSession.onDiskChange`), and it is used only while its directory is
  * watched; every first read still goes through the guarded reader.
+ *
+ * Besides the texts, what each site showed (`SiteFacts`) is kept, apart from them and never as the
+ * file's symbol tree or split lines: kept per file with the texts for the 5,000 site files of the
+ * generated 5k project, the trees (~33 KB a file) and lines (~6 KB) held 150–190 MB of scalpel's
+ * live heap after warm references (249 MB live in all), against 20 MB for the texts. A repeated
+ * call needs neither, nor the text: its sites' facts answer it (a few hundred bytes a site), so
+ * they stay even for files whose text does not fit the texts' bound (20k files: 80 MB of text).
  */
 import { dirname, sep } from "node:path";
 import { uriToPath } from "../lsp/uri.js";
 import type { Located } from "../security/sandbox.js";
-import type { SymbolNode } from "../symbols/tree.js";
 import type { WatchedSession } from "./reference-scope-cache.js";
 
 export interface SiteText {
   text: string;
-  lines: string[];
-  /**
-   * The file's symbols for this text, once a call looked them up: symbols depend on the text
-   * only, and finding them again means hashing the text (about 25 ms a call for 1,000 site files).
-   */
-  roots?: SymbolNode[];
 }
+
+/** One reference site as the answer shows it, for one symbol asked about. */
+export interface SiteFacts {
+  /** The site declares a symbol of the asked one's name and kind (an overload): left out. */
+  declares: boolean;
+  /** An import or re-export that only names the symbol. */
+  import: boolean;
+  container: { namePath: string; kind: string } | null;
+  /** The site's line as quoted with context_lines 0. */
+  line: string;
+}
+
+/** The site at `pos` of a file, for a symbol of `like`'s name and kind. */
+export function factKey(
+  pos: { line: number; character: number },
+  like: { name: string; kind: string },
+): string {
+  return `${pos.line}:${pos.character}:${like.kind}:${like.name}`;
+}
+
+/** What a kept fact weighs besides its strings: the Map entry and the object, in characters. */
+const factOverhead = 96;
+/**
+ * Facts kept at most, weighed in characters (`factOverhead` and their strings): ~16 MB, about
+ * 100,000 sites of the bench's projects (each of whose files has one site). The least recently
+ * used file's go first.
+ */
+const defaultMaxFactChars = 16 * 1024 * 1024;
 
 /** Where a site's URI points, as the sandbox told: kept like the texts, for the sandbox that told. */
 interface Place {
@@ -31,14 +59,17 @@ interface Place {
 }
 
 /**
- * Characters kept at most (UTF-16 units; ASCII text takes a byte each). The site files of one
- * call are all needed again by the next: at 16 Mi characters the 5,000 site files of the generated
- * 5k project (4 KB each) did not fit, and dropping the oldest made every warm call miss every
- * file (a warm find_referencing_symbols 9× the raw request). Now a file is kept only by pushing
- * out texts unused for `staleMs`; past that the newcomer is not kept, so a working set larger than
- * the bound still hits for the part that fits.
+ * Characters kept at most (UTF-16 units; ASCII text takes a byte each). Before the facts were
+ * kept, the site files of one call were all needed again by the next: at 16 Mi characters the
+ * 5,000 site files of the generated 5k project (4 KB each) did not fit, and dropping the oldest
+ * made every warm call miss every file (a warm find_referencing_symbols 9× the raw request). A
+ * repeated call now needs no text (its facts answer it); texts spare the reads of another symbol's
+ * sites in the same files and of rename's pins. 32 Mi still holds the 5k project's 20 MB; at 20k
+ * files (80 MB of text) 64 Mi kept 64 MB of scalpel's 215 MB live heap. A file is kept only by
+ * pushing out texts unused for `staleMs`; past that the newcomer is not kept, so a working set
+ * larger than the bound still hits for the part that fits.
  */
-const defaultMaxChars = 64 * 1024 * 1024;
+const defaultMaxChars = 32 * 1024 * 1024;
 /** A kept text unused this long may make room for another. */
 const defaultStaleMs = 60_000;
 /** Site places kept at most; the oldest go first. */
@@ -46,6 +77,7 @@ const maxPlaces = 100_000;
 
 export interface SiteTextBounds {
   maxChars?: number;
+  maxFactChars?: number;
   staleMs?: number;
   now?: () => number;
 }
@@ -64,6 +96,10 @@ export class SiteTextCache {
    */
   private readonly places = new Map<string, Place>();
   private chars = 0;
+  /** By file, in order of last use: each file's facts by `factKey`, and their weight. */
+  private readonly facts = new Map<string, { byKey: Map<string, SiteFacts>; chars: number }>();
+  private factChars = 0;
+  private readonly maxFactChars: number;
   /** Bumped by every reported change: a read that a change overtook is not kept. */
   private generation = 0;
   readonly stop: () => void;
@@ -74,6 +110,7 @@ export class SiteTextCache {
   ) {
     this.maxChars = bounds.maxChars ?? defaultMaxChars;
     this.staleMs = bounds.staleMs ?? defaultStaleMs;
+    this.maxFactChars = bounds.maxFactChars ?? defaultMaxFactChars;
     this.now = bounds.now ?? Date.now;
     this.stop = session.onDiskChange((paths) => this.changed(paths));
   }
@@ -100,6 +137,45 @@ export class SiteTextCache {
       // Recently used texts stay; the newcomer goes instead.
       this.drop(now - (this.used.get(oldest) ?? 0) >= this.staleMs ? oldest : abs);
     }
+  }
+
+  /** What sites of the file showed, while nothing under it changed. */
+  factsOf(abs: string): ReadonlyMap<string, SiteFacts> | undefined {
+    const hit = this.facts.get(abs);
+    if (!hit || !this.session.watches(dirname(abs))) return undefined;
+    this.facts.delete(abs);
+    this.facts.set(abs, hit);
+    return hit.byKey;
+  }
+
+  /**
+   * Keeps what a site showed, worked out from the file's text as it was at `mark` (the cache's
+   * generation when the text was read or found kept): not kept when a change overtook it.
+   */
+  keepFacts(mark: number, abs: string, key: string, facts: SiteFacts): void {
+    if (mark !== this.generation || !this.session.watches(dirname(abs))) return;
+    let file = this.facts.get(abs);
+    if (!file) {
+      file = { byKey: new Map(), chars: 0 };
+      this.facts.set(abs, file);
+    }
+    if (file.byKey.has(key)) return;
+    // A line cut from the text points into it (V8 keeps a slice's whole parent): kept, it would
+    // keep the text too, whether or not the text is kept.
+    facts = { ...facts, line: JSON.parse(JSON.stringify(facts.line)) as string };
+    const weight = factOverhead + key.length + facts.line.length + (facts.container?.namePath.length ?? 0);
+    file.byKey.set(key, facts);
+    file.chars += weight;
+    this.factChars += weight;
+    for (const [oldest] of this.facts) {
+      if (this.factChars <= this.maxFactChars) break;
+      this.dropFacts(oldest);
+    }
+  }
+
+  /** What is kept, in characters: texts, and facts by their weight. */
+  get size(): { texts: number; facts: number } {
+    return { texts: this.chars, facts: this.factChars };
   }
 
   private touch(abs: string, text: SiteText): void {
@@ -133,9 +209,11 @@ export class SiteTextCache {
     this.generation++;
     for (const path of paths) {
       this.drop(path);
+      this.dropFacts(path);
       // A directory renamed or removed: everything below it.
       const below = path + sep;
       for (const abs of this.texts.keys()) if (abs.startsWith(below)) this.drop(abs);
+      for (const abs of this.facts.keys()) if (abs.startsWith(below)) this.dropFacts(abs);
       for (const [uri, p] of this.places)
         if (p.abs === path || p.abs.startsWith(below)) this.places.delete(uri);
     }
@@ -147,6 +225,13 @@ export class SiteTextCache {
     this.chars -= had.text.length;
     this.texts.delete(abs);
     this.used.delete(abs);
+  }
+
+  private dropFacts(abs: string): void {
+    const had = this.facts.get(abs);
+    if (!had) return;
+    this.factChars -= had.chars;
+    this.facts.delete(abs);
   }
 }
 

@@ -8,11 +8,14 @@ import { walk } from "./tree.js";
 
 /**
  * Nodes kept at most. Measured on the generated 5k-file project (58 symbols a file): ~570 bytes a
- * node, so ~57 MB — every file of a 1.7k-file project. Past that, references over more files
- * rebuild trees from the table (~0.2 ms a file) rather than hold them all: the old unbounded cache
- * was most of scalpel's 809 MB at 5k files.
+ * node. At 100,000 nodes (~57 MB, every file of a 1.7k-file project) the trees were the largest
+ * part of scalpel's live heap after warm references (about 55 of 126 MB in a heap snapshot), filled
+ * by the site files of one call, which keep what their sites showed instead (SiteText.facts) and
+ * need no tree again. 30,000 nodes (~17 MB) still hold about 500 such files for repeated lookups
+ * (a directory's overview, find_symbol hits); past that trees are rebuilt from the table (~0.2 ms
+ * a file): the old unbounded cache was most of scalpel's 809 MB at 5k files.
  */
-const maxNodes = 100_000;
+export const maxNodes = 30_000;
 
 interface Held {
   hash: string;
@@ -23,6 +26,13 @@ interface Held {
 export class TreeCache {
   private readonly held = new Map<string, Held>();
   private nodes = 0;
+
+  constructor(private readonly max = maxNodes) {}
+
+  /** Nodes held now: the bound's measure. */
+  get size(): number {
+    return this.nodes;
+  }
 
   /** The tree of `abs` built for exactly the text with this hash, or null. */
   get(abs: string, hash: string): SymbolNode[] | null {
@@ -41,7 +51,7 @@ export class TreeCache {
     this.held.set(abs, { hash, roots, nodes });
     this.nodes += nodes;
     for (const [oldest] of this.held) {
-      if (this.nodes <= maxNodes || oldest === abs) break;
+      if (this.nodes <= this.max || oldest === abs) break;
       this.drop(oldest);
     }
   }

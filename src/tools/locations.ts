@@ -28,6 +28,12 @@ export interface FileView {
   lines: string[];
   /** null when no language server handles the file. */
   roots: SymbolNode[] | null;
+  /**
+   * The site-text cache's generation when the text `lines` were split from was read or found kept
+   * (`SiteTextCache.mark`); undefined without that cache. What is worked out from the view may be
+   * kept under it.
+   */
+  mark?: number | undefined;
 }
 
 export function normalizeLocations(
@@ -40,11 +46,13 @@ export function normalizeLocations(
 
 /** Loads each file once (text + symbols), for many locations in few files. */
 /** Site files read at once by `readAhead`: enough to keep the thread pool busy, few descriptors. */
-const readAheadWidth = 8;
+export const readAheadWidth = 8;
 
 export class FileViews {
   private readonly views = new Map<string, Promise<FileView>>();
   private readonly texts = new Map<string, Promise<SiteText | null>>();
+  /** The kept texts' generation when each text was asked for (see FileView.mark). */
+  private readonly marks = new Map<string, number>();
 
   /** `kept`: texts kept between calls (the many site files of references). */
   constructor(
@@ -75,30 +83,26 @@ export class FileViews {
     await Promise.all(Array.from({ length: Math.min(readAheadWidth, queue.length) }, worker));
   }
 
-  /**
-   * Loads the files' views (text and symbols) ahead, several at once: a site file whose symbols
-   * neither memory nor the index holds is asked of its server (didOpen, documentSymbol), and the
-   * native server answers several such requests at once.
-   */
-  async getAhead(paths: readonly CheckedPath[]): Promise<void> {
-    const queue = paths.filter((p) => !this.views.has(p.abs));
-    const worker = async () => {
-      for (let p = queue.shift(); p; p = queue.shift()) await this.get(p);
-    };
-    await Promise.all(Array.from({ length: Math.min(readAheadWidth, queue.length) }, worker));
+  /** Lets go of what this object holds for the file (its view, its text if not kept between calls). */
+  forget(path: CheckedPath): void {
+    this.views.delete(path.abs);
+    this.texts.delete(path.abs);
+    this.marks.delete(path.abs);
   }
 
   /** The file's text (kept between calls when it can be), null when it cannot be read. */
   text(path: CheckedPath): Promise<SiteText | null> {
     let t = this.texts.get(path.abs);
     if (!t) {
-      const kept = this.kept?.get(path.abs);
       const mark = this.kept?.mark;
+      if (mark !== undefined) this.marks.set(path.abs, mark);
+      const kept = this.kept?.get(path.abs);
       t = kept
         ? Promise.resolve(kept)
         : readTextFile(path.abs, path.rel).then(
             (f) => {
-              const read = { text: f.text, lines: splitLines(f.text) };
+              // Lines are split per call, not kept: see SiteText.
+              const read: SiteText = { text: f.text };
               if (mark !== undefined) this.kept?.keep(mark, path.abs, read);
               return read;
             },
@@ -112,13 +116,11 @@ export class FileViews {
   private async load(path: CheckedPath): Promise<FileView> {
     // Reference sites span many files: symbols known for the same text spare a round trip per file.
     const site = await this.text(path);
+    const mark = this.marks.get(path.abs);
     this.texts.delete(path.abs);
-    if (site?.roots) return { path, lines: site.lines, roots: site.roots };
+    this.marks.delete(path.abs);
     const cached = site ? cachedSymbols(this.project, path.abs, site.text) : null;
-    if (site && cached) {
-      site.roots = cached;
-      return { path, lines: site.lines, roots: cached };
-    }
+    if (site && cached) return { path, lines: splitLines(site.text), roots: cached, mark };
     if (this.project.pool.adapterForPath(path.abs) !== null) {
       try {
         // Symbols only (memory, the index, then the server): a site file is not opened in the
@@ -126,14 +128,13 @@ export class FileViews {
         // documents a didClose, per file), the 5,000 site files of the generated 5k project took
         // 56 s of a first find_referencing_symbols on the native server.
         const fs = await this.project.symbols.file(path, this.signal);
-        if (site?.text !== fs.text) return { path, lines: splitLines(fs.text), roots: fs.roots };
-        site.roots = fs.roots;
-        return { path, lines: site.lines, roots: fs.roots };
+        const same = site?.text === fs.text;
+        return { path, lines: splitLines(fs.text), roots: fs.roots, mark: same ? mark : undefined };
       } catch {
         // Fall through: a file the server cannot describe still gets a snippet.
       }
     }
-    return { path, lines: site?.lines ?? splitLines(""), roots: null };
+    return { path, lines: splitLines(site?.text ?? ""), roots: null, mark: site ? mark : undefined };
   }
 }
 

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { pathToFileURL } from "node:url";
-import { SiteTextCache } from "../../src/project/site-text-cache.js";
+import { factKey, type SiteFacts, type SiteText, SiteTextCache } from "../../src/project/site-text-cache.js";
 import { Sandbox } from "../../src/security/sandbox.js";
 
 const root = "/project";
@@ -34,7 +34,7 @@ function session() {
   };
 }
 
-const site = (text: string) => ({ text, lines: text.split("\n") });
+const site = (text: string): SiteText => ({ text });
 const a = join(root, "src/a.ts");
 const b = join(root, "src/deep/b.ts");
 
@@ -90,6 +90,61 @@ test("past the size bound, texts unused for a while make room; recent ones stay 
   assert.ok(cache.get(at(5)), "kept in place of the least recently used stale text");
   assert.equal(cache.get(at(1)), undefined);
   assert.ok(cache.get(at(2)) && cache.get(at(3)));
+});
+
+// What a site showed is kept apart from the texts (a file whose text does not fit keeps its facts),
+// bounded by weight with the least recently used file's facts out first, forgotten like the texts.
+test("a site's facts are kept apart from its text, bounded, and forgotten when the file changes", () => {
+  const s = session();
+  const cache = new SiteTextCache(s, { maxChars: 4, maxFactChars: 1000 });
+  const text = "export const x = compute(1);\n";
+  const facts: SiteFacts = {
+    declares: false,
+    import: false,
+    container: { namePath: "x", kind: "constant" },
+    // Cut from the text, as the references tool does.
+    line: text.slice(0, 28),
+  };
+  const key = factKey({ line: 0, character: 17 }, { name: "compute", kind: "method" });
+  cache.keep(cache.mark, a, site(text));
+  assert.equal(cache.get(a), undefined, "the text is past the texts' bound");
+  cache.keepFacts(cache.mark, a, key, facts);
+  assert.deepEqual(cache.factsOf(a)?.get(key), facts, "its facts are kept all the same");
+  const weight = cache.size.facts;
+  assert.ok(weight > facts.line.length + key.length, `a fact weighs its strings and more (${weight})`);
+  cache.keepFacts(cache.mark, a, key, facts);
+  assert.equal(cache.size.facts, weight, "kept once");
+  assert.equal(
+    cache.factsOf(a)?.get(factKey({ line: 0, character: 17 }, { name: "compute", kind: "function" })),
+    undefined,
+    "another symbol's site is another fact",
+  );
+
+  // Past the bound the least recently used file's facts go.
+  const at = (n: number) => join(root, `f${n}.ts`);
+  for (let n = 0; n < 20; n++) cache.keepFacts(cache.mark, at(n), key, facts);
+  assert.ok(cache.size.facts <= 1000, `bounded (${cache.size.facts})`);
+  assert.equal(cache.factsOf(at(0)), undefined, "the oldest went");
+  assert.ok(cache.factsOf(at(19)), "the newest stays");
+
+  const c = join(root, "src/deep/c.ts");
+  cache.keepFacts(cache.mark, b, key, facts);
+  cache.keepFacts(cache.mark, c, key, facts);
+  const before = cache.size.facts;
+  s.changed("src/deep/b.ts");
+  assert.equal(cache.factsOf(b), undefined, "its file changed");
+  assert.ok(cache.factsOf(c));
+  s.changed("src/deep");
+  assert.equal(cache.factsOf(c), undefined, "a directory above it changed");
+  assert.equal(cache.size.facts, before - 2 * weight, "their weight is let go");
+
+  const mark = cache.mark;
+  s.changed("src/other.ts");
+  cache.keepFacts(mark, b, key, facts);
+  assert.equal(cache.factsOf(b), undefined, "worked out from a text that a change overtook: not kept");
+  cache.keepFacts(cache.mark, b, key, facts);
+  s.unwatched = [join(root, "src/deep")];
+  assert.equal(cache.factsOf(b), undefined, "not used from a directory without a watch");
 });
 
 // Where a site's URI points (the sandbox's answer) is kept beside the texts, and forgotten the same
