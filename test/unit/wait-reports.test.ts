@@ -1,6 +1,6 @@
 /**
  * Wait reports of one tool call: a wait on the server's progress reports what the server says it is
- * doing once it passed WAIT_REPORT_AFTER_MS and on every change after that, only inside the call
+ * doing once the call has run for WAIT_REPORT_AFTER_MS and on every change after that, only inside the call
  * that listens; the throttle passes at most one message per gap, the latest one, never a repeat.
  */
 import { strict as assert } from "node:assert";
@@ -62,6 +62,27 @@ test("a short wait and a call that does not listen report nothing", async () => 
   long.progress("load", { kind: "end" });
   await unheard;
   assert.deepEqual(heard, []);
+});
+
+test("a call that has run past the threshold reports each later wait at once, even a short one", async () => {
+  // Many short server requests after a long start (documentSymbol per site file) must not leave
+  // the client without news: the threshold counts from the call's start, not each wait's.
+  const rd = new Readiness({}, quiet, () => {});
+  const heard: Array<{ at: number; message: string }> = [];
+  const t0 = Date.now();
+  await reportWaitsTo(
+    (message) => heard.push({ at: Date.now() - t0, message }),
+    async () => {
+      await rd.reportWhile("s", "answering textDocument/documentSymbol", sleep(50));
+      await sleep(WAIT_REPORT_AFTER_MS);
+      await rd.reportWhile("s", "answering textDocument/documentSymbol", sleep(50));
+    },
+  );
+  assert.deepEqual(
+    heard.map((h) => h.message),
+    ["s: answering textDocument/documentSymbol"],
+  );
+  assert.ok(heard[0]!.at >= WAIT_REPORT_AFTER_MS, `reported after ${heard[0]!.at} ms`);
 });
 
 test("the throttle sends the first message at once, then only the latest per gap, never a repeat", async () => {
