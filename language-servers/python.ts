@@ -118,10 +118,22 @@ function spec(root: string, trusted: boolean): ServerSpec | { missing: string } 
     configuration: (section) => settingsSection(pyrightSettings, section),
     // Measured on the fixture and on a copy of asyncio + email (62 files): pyright sent no
     // `$/progress` at start, on opening files or on requests (it asks for a workDoneProgress token
-    // with each diagnostics pull but began none), and answered the first requests (references,
-    // document symbols, pulls) correctly as soon as they came, holding them internally until its
-    // settings arrived. So there is nothing to wait for.
-    readiness: { maxWaitMs: 60_000 },
+    // with each diagnostics pull but began none). Its one signal is the log line "Found N source
+    // files" (or "No source files found") once it has listed the workspace, 400 ms after
+    // `initialized` on the fixture: a references request sent before it searched only the open
+    // files and came back as a whole answer with one site of four (a clean-clone CI run, under
+    // load, with find_symbol sent in parallel). So requests wait for that line.
+    readiness: {
+      status: {
+        method: "window/logMessage",
+        busy: (p) =>
+          typeof p.message === "string" && /^(Found \d+ source files?|No source files found)/.test(p.message)
+            ? false
+            : undefined,
+        initiallyBusy: true,
+      },
+      maxWaitMs: 60_000,
+    },
     languageIdFor: () => "python",
     // pyright 1.1.414 does not announce diagnosticProvider, yet answers `textDocument/diagnostic`
     // with a full report that describes the text as of the last change, right away (100 ms after a

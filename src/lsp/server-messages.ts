@@ -60,11 +60,15 @@ export function handleServerMessages(conn: LspConnection, t: MessageTargets): vo
   c.onNotification("textDocument/publishDiagnostics", (params: PublishDiagnosticsParams) =>
     t.store.publish(params),
   );
+  // One handler per method: a server whose readiness signal is one of its log lines gets both.
   const status = t.spec.readiness.status;
-  if (status) c.onNotification(status.method, (params: unknown) => t.readiness.status(params));
-  c.onNotification("window/logMessage", (params: { message?: string }) =>
-    t.log.debug(`server: ${params.message}`),
-  );
+  const logIsStatus = status?.method === "window/logMessage";
+  if (status && !logIsStatus)
+    c.onNotification(status.method, (params: unknown) => t.readiness.status(params));
+  c.onNotification("window/logMessage", (params: { message?: string }) => {
+    t.log.debug(`server: ${params.message}`);
+    if (logIsStatus) t.readiness.status(params);
+  });
   c.onNotification("window/showMessage", (params: { message?: string }) =>
     t.log.debug(`server message: ${params.message}`),
   );

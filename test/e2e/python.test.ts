@@ -484,6 +484,36 @@ describe("Python (e2e, pyright) and the interpreter it runs", { skip: skip ?? fa
     }
   });
 
+  it("a references call sent while pyright still lists the workspace waits for it and is whole", async () => {
+    // pyright asks the interpreter before it lists the workspace's files; one that takes a second holds
+    // the listing that long. A request answered before "Found N source files" searched only the
+    // open files: one site of four, marked complete (seen in a clean-clone CI run under load).
+    const fx = await copyFixture("python-basic");
+    const slow = join(fx.base, "slow-bin");
+    await mkdir(slow, { recursive: true });
+    for (const name of ["python3", "python"]) {
+      await writeFile(join(slow, name), "#!/bin/sh\nsleep 1\nexit 1\n");
+      await chmod(join(slow, name), 0o755);
+    }
+    const h = await startScalpel({ project: fx.dir, env: { PATH: `${slow}:${process.env.PATH ?? ""}` } });
+    try {
+      const r = await callOk<ReferencesResult>(h, "find_referencing_symbols", {
+        name_path: "Cart/total",
+        relative_path: "shop/cart.py",
+      });
+      assert.equal(r.complete, true, r.incomplete_reason);
+      assert.deepEqual([...new Set(sitesOf(r).map((x) => `${x.relative_path} ${x.container}`))].sort(), [
+        "main.py checkout",
+        "shop/cart.py with_tax",
+        "shop/discount.py discount",
+        "tests/test_cart.py test_total",
+      ]);
+    } finally {
+      await h.close();
+      await fx.cleanup();
+    }
+  });
+
   it("trusted: pyright runs the python PATH finds from the project root (so the check above can fail)", async () => {
     const fx = await copyFixture("python-basic");
     const marker = await plantInterpreters(fx);
