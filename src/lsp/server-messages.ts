@@ -53,25 +53,27 @@ export function handleServerMessages(conn: LspConnection, t: MessageTargets): vo
     applied: false,
     failureReason: "client applies edits itself",
   }));
-  c.onNotification("$/progress", (params: { token: string | number; value: unknown }) => {
+  // vscode-jsonrpc keeps one handler per method, and the adapter's status notification may be one
+  // the client handles anyway (a log line): each method gets every handler meant for it.
+  const handlers = new Map<string, Array<(params: unknown) => void>>();
+  const on = <P>(method: string, handle: (params: P) => void) =>
+    handlers.set(method, [...(handlers.get(method) ?? []), handle as (params: unknown) => void]);
+  on("$/progress", (params: { token: string | number; value: unknown }) => {
     t.pushedCheck?.progress(params.token, params.value);
     t.readiness.progress(params.token, params.value);
   });
-  c.onNotification("textDocument/publishDiagnostics", (params: PublishDiagnosticsParams) =>
-    t.store.publish(params),
-  );
-  // One handler per method: a server whose readiness signal is one of its log lines gets both.
-  const status = t.spec.readiness.status;
-  const logIsStatus = status?.method === "window/logMessage";
-  if (status && !logIsStatus)
-    c.onNotification(status.method, (params: unknown) => t.readiness.status(params));
-  c.onNotification("window/logMessage", (params: { message?: string }) => {
-    t.log.debug(`server: ${params.message}`);
-    if (logIsStatus) t.readiness.status(params);
-  });
-  c.onNotification("window/showMessage", (params: { message?: string }) =>
+  on("textDocument/publishDiagnostics", (params: PublishDiagnosticsParams) => t.store.publish(params));
+  on("window/logMessage", (params: { message?: string }) => t.log.debug(`server: ${params.message}`));
+  on("window/showMessage", (params: { message?: string }) =>
     t.log.debug(`server message: ${params.message}`),
   );
+  const status = t.spec.readiness.status;
+  if (status) on(status.method, (params: unknown) => t.readiness.status(params));
+  for (const [method, list] of handlers) {
+    c.onNotification(method, (params: unknown) => {
+      for (const handle of list) handle(params);
+    });
+  }
   c.onNotification((method: string) => t.log.debug(`ignored notification ${method}`));
   c.onRequest((method: string) => {
     t.log.debug(`unsupported server request ${method}`);
