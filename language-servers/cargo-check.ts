@@ -7,7 +7,7 @@
  */
 import { dirname, join, resolve } from "node:path";
 import { type Diagnostic, DiagnosticSeverity } from "vscode-languageserver-protocol";
-import type { ProjectCheck } from "./adapter.js";
+import type { ProjectCheck } from "../src/languages/adapter.js";
 
 interface Span {
   file_name: string;

@@ -1,5 +1,5 @@
 /** What a root Cargo.toml says for onboarding: the Rust adapter's `onboarding`. */
-import type { ManifestFacts, OnboardingFacts } from "./adapter.js";
+import type { ManifestFacts, OnboardingFacts } from "../src/languages/adapter.js";
 
 /** Cargo.toml without a TOML parser: package name, binaries and workspace members are enough here. */
 export function cargoFacts(text: string, has: { main: boolean; lib: boolean }): ManifestFacts {

@@ -3,9 +3,9 @@
  * config entry becomes an adapter like the built-in ones (an entry with a built-in id replaces it).
  */
 
+import type { LanguageAdapter, ServerProbe } from "../src/languages/adapter.js";
+import type { LanguageServerConfig } from "../src/languages/declared-server.js";
 import type { ServerSpec } from "../src/lsp/types.js";
-import type { LanguageServerConfig } from "../src/project/config.js";
-import type { LanguageAdapter, ServerProbe } from "./adapter.js";
 import { resolveProjectCommand } from "./which.js";
 
 /**

@@ -7,10 +7,10 @@
 import { realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { DocumentSymbol } from "vscode-languageserver-protocol";
-import { runVersion } from "../src/lsp/probe.js";
+import type { LanguageAdapter, ServerProbe } from "../src/languages/adapter.js";
+import type { DeclarationSyntax } from "../src/languages/declaration.js";
 import type { ServerSpec } from "../src/lsp/types.js";
-import type { DeclarationSyntax } from "../src/symbols/declaration.js";
-import type { LanguageAdapter, ServerProbe } from "./adapter.js";
+import { runVersion } from "../src/process/probe.js";
 import { pubspecOnboarding } from "./pubspec-facts.js";
 import { which } from "./which.js";
 

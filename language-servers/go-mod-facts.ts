@@ -4,7 +4,7 @@
  * recorded for the build list), the main packages under `cmd/`, and the go command's own build,
  * test and vet over every package of the module (`./...`).
  */
-import type { ManifestFacts, OnboardingFacts } from "./adapter.js";
+import type { ManifestFacts, OnboardingFacts } from "../src/languages/adapter.js";
 
 export interface GoMod {
   module: string | null;

@@ -5,12 +5,12 @@
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { type DocumentSymbol, SymbolKind } from "vscode-languageserver-protocol";
-import { type Candidate, firstRunning, type Running, runVersion } from "../src/lsp/probe.js";
+import type { LanguageAdapter, ServerProbe } from "../src/languages/adapter.js";
+import type { DeclarationSyntax } from "../src/languages/declaration.js";
+import type { NormalizedSymbol } from "../src/languages/normalized-symbol.js";
 import type { ServerSpec } from "../src/lsp/types.js";
-import type { DeclarationSyntax } from "../src/symbols/declaration.js";
-import type { NormalizedSymbol } from "../src/symbols/tree.js";
+import { type Candidate, firstRunning, type Running, runVersion } from "../src/process/probe.js";
 import { allLines } from "../src/text/lines.js";
-import type { LanguageAdapter, ServerProbe } from "./adapter.js";
 import { goModOnboarding } from "./go-mod-facts.js";
 
 export const goInstallHint =

@@ -1,18 +1,20 @@
 /** The one list of language adapters; everything else iterates it. */
-import type { LanguageServerConfig } from "../src/project/config.js";
-import { genericDeclarationSyntax, markDeclarations } from "../src/symbols/declaration.js";
-import type { LanguageAdapter } from "./adapter.js";
+
+import type { LanguageAdapter } from "../src/languages/adapter.js";
+import { genericDeclarationSyntax, markDeclarations } from "../src/languages/declaration.js";
+import type { LanguageServerConfig } from "../src/languages/declared-server.js";
 import { customAdapter } from "./custom.js";
 import { dartAdapter } from "./dart.js";
 import { goAdapter } from "./go.js";
 import { pythonAdapter } from "./python.js";
 import { rustAnalyzerAdapter } from "./rust-analyzer.js";
 import { typescriptAdapter } from "./typescript.js";
-import { type TypescriptBackend, typescriptBackend, typescriptNativeAdapter } from "./typescript-native.js";
+import { type TypescriptBackend, typescriptBackend } from "./typescript-backend.js";
+import { typescriptNativeAdapter } from "./typescript-native.js";
 
 /**
  * Every adapter's symbols, after its own clean-up, get the one declaration model: where each
- * declaration's docs/attributes and its body start (src/symbols/declaration.ts), with the
+ * declaration's docs/attributes and its body start (src/languages/declaration.ts), with the
  * adapter's declaration syntax, or the generic one for servers declared in project.yml.
  */
 function withDeclarations(adapter: LanguageAdapter): LanguageAdapter {
@@ -35,7 +37,7 @@ const builtIn: readonly LanguageAdapter[] = [
 
 export const adapters: readonly LanguageAdapter[] = builtIn.map(withDeclarations);
 
-/** The built-in adapters as they run for a project the user has not trusted (src/project/trust.ts). */
+/** The built-in adapters as they run for a project the user has not trusted (src/config/trust.ts). */
 const untrustedAdapters: readonly LanguageAdapter[] = builtIn.map((a) => withDeclarations(a.untrusted()));
 
 const native = withDeclarations(typescriptNativeAdapter);

@@ -8,7 +8,7 @@
 import { posix } from "node:path";
 import picomatch from "picomatch";
 import { parse as parseYaml } from "yaml";
-import type { OnboardingFacts, ProjectTree } from "./adapter.js";
+import type { OnboardingFacts, ProjectTree } from "../src/languages/adapter.js";
 
 export type PackageManager = "npm" | "pnpm" | "yarn" | "bun";
 

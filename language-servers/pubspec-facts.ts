@@ -1,6 +1,6 @@
 /** What a root pubspec.yaml says for onboarding: the Dart adapter's `onboarding`. */
 import { parse as parseYaml } from "yaml";
-import type { OnboardingFacts } from "./adapter.js";
+import type { OnboardingFacts } from "../src/languages/adapter.js";
 
 export const pubspecOnboarding: OnboardingFacts = {
   manifests: ["pubspec.yaml"],

@@ -6,8 +6,8 @@
  */
 import { dirname, join } from "node:path";
 import { type Diagnostic, DiagnosticSeverity } from "vscode-languageserver-protocol";
+import type { CheckUnit, ProjectCheck } from "../src/languages/adapter.js";
 import type { LaunchCommand } from "../src/lsp/types.js";
-import type { CheckUnit, ProjectCheck } from "./adapter.js";
 
 const severityOf: Record<string, DiagnosticSeverity> = {
   error: DiagnosticSeverity.Error,

@@ -4,7 +4,7 @@
  * (PEP 621) and `[project.scripts]`, its `[build-system]`, the tools it configures, the lock files
  * that name the package manager, and the runner's test, lint and type-check commands.
  */
-import type { ManifestFacts, OnboardingFacts } from "./adapter.js";
+import type { ManifestFacts, OnboardingFacts } from "../src/languages/adapter.js";
 
 /** The lines of one `[table]` of a TOML file, up to the next table header. */
 export function tomlTable(text: string, name: string): string | null {

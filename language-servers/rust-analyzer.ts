@@ -4,10 +4,10 @@
  */
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { type Candidate, firstRunning, type Running, runVersion } from "../src/lsp/probe.js";
+import type { LanguageAdapter, ServerProbe } from "../src/languages/adapter.js";
+import type { DeclarationSyntax } from "../src/languages/declaration.js";
 import type { ServerSpec } from "../src/lsp/types.js";
-import type { DeclarationSyntax } from "../src/symbols/declaration.js";
-import type { LanguageAdapter, ServerProbe } from "./adapter.js";
+import { type Candidate, firstRunning, type Running, runVersion } from "../src/process/probe.js";
 import { cargoCheck } from "./cargo-check.js";
 import { cargoOnboarding } from "./cargo-facts.js";
 import { normalizeRustSymbols } from "./rust-symbols.js";

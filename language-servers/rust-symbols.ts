@@ -11,7 +11,7 @@
  * When the type is declared elsewhere, the first impl block stands in for it, named after it.
  */
 import { type DocumentSymbol, SymbolKind } from "vscode-languageserver-protocol";
-import type { NormalizedSymbol, SymbolPart } from "../src/symbols/tree.js";
+import type { NormalizedSymbol, SymbolPart } from "../src/languages/normalized-symbol.js";
 import { allLines } from "../src/text/lines.js";
 
 /** Kinds of the declarations an impl block can attach to (a union is reported as Struct). */

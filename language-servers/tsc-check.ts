@@ -5,7 +5,7 @@
  */
 import { basename, dirname, join, resolve } from "node:path";
 import { DiagnosticSeverity } from "vscode-languageserver-protocol";
-import type { CheckUnit, ProjectCheck } from "./adapter.js";
+import type { CheckUnit, ProjectCheck } from "../src/languages/adapter.js";
 
 /**
  * `file(line,col): error TS2322: message` — the `--pretty false` form (tsc 5.9). Paths are relative

@@ -2,7 +2,7 @@
  * The files of a tsconfig, read from its own `files`/`include`/`exclude`, for a server that cannot
  * list them (TypeScript 7's native server has `custom/projectInfo` without a file list). Used only
  * to decide which files lie outside the defining project and must be opened before references are
- * asked (src/project/reference-scope.ts), so every doubt leaves a file out of the list: a file left
+ * asked (src/references/scope.ts), so every doubt leaves a file out of the list: a file left
  * out costs an open, a file wrongly listed could cost a missed reference. An `extends` that is not
  * a relative path, or a config that cannot be read, lists nothing.
  */

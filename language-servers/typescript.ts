@@ -12,13 +12,14 @@ import {
   type DocumentSymbol,
   SymbolKind,
 } from "vscode-languageserver-protocol";
+import type { AskProject, LanguageAdapter, ServerProbe } from "../src/languages/adapter.js";
+import type { DeclarationSyntax } from "../src/languages/declaration.js";
+import type { NormalizedSymbol } from "../src/languages/normalized-symbol.js";
 import type { ServerSpec } from "../src/lsp/types.js";
-import type { DeclarationSyntax } from "../src/symbols/declaration.js";
-import type { NormalizedSymbol } from "../src/symbols/tree.js";
 import { allLines } from "../src/text/lines.js";
-import type { AskProject, LanguageAdapter, ServerProbe } from "./adapter.js";
 import { npmOnboarding } from "./npm-facts.js";
 import { tscCheck } from "./tsc-check.js";
+import { typescriptBackend } from "./typescript-backend.js";
 
 const require = createRequire(import.meta.url);
 
@@ -421,9 +422,8 @@ export const typescriptCommon: Omit<LanguageAdapter, "spec" | "untrusted"> = {
   project: { ask: askProject },
   onboarding: npmOnboarding,
   doctorNote: async (root, config) => {
-    // Imported when asked: typescript-native.ts builds on this file's exports.
-    const { typescriptBackend } = await import("./typescript-native.js");
-    const ts = typescriptBackend(root, config.typescript_backend);
+    const chosen = config.typescript_backend;
+    const ts = typescriptBackend(root, chosen === "native" || chosen === "tsserver" ? chosen : undefined);
     return `TypeScript backend ${ts.backend} (${ts.why})`;
   },
   // Untrusted, both backends run scalpel's bundled compiler, never the repository's copy.

@@ -15,20 +15,20 @@ import {
   parseCommandLine,
   UsageError,
 } from "./cli-args.js";
+import { refuseForbiddenRoot } from "./config/allowed-roots.js";
+import { configFile, readProjectConfig, splitSecretAllowances } from "./config/project-config.js";
+import { isProjectName, ProjectRegistry } from "./config/registry.js";
+import { builtInTrustEnables, configDigest, languagesOnDisk, TrustStore } from "./config/trust.js";
+import { isAppError } from "./core/errors.js";
+import { log } from "./core/log.js";
+import { version } from "./core/version.js";
 import { doctorReport } from "./doctor.js";
-import { isAppError } from "./errors.js";
 import { serveHttp } from "./http.js";
-import { log } from "./log.js";
-import { killAllServersSync } from "./lsp/process.js";
-import { refuseForbiddenRoot } from "./project/allowed-roots.js";
-import { configFile, readProjectConfig, splitSecretAllowances } from "./project/config.js";
-import { isProjectName, ProjectRegistry } from "./project/registry.js";
-import { builtInTrustEnables, configDigest, languagesOnDisk, TrustStore } from "./project/trust.js";
+import { killAllServersSync } from "./process/spawn.js";
 import { createServer, serveStdio } from "./server.js";
 import { allTools, toolsFor } from "./tools/index.js";
-import { runTool } from "./tools/run-tool.js";
-import { version } from "./version.js";
-import { Workspace } from "./workspace.js";
+import { runTool } from "./tools/kit/run.js";
+import { Workspace } from "./workspace/workspace.js";
 
 const usage = `scalpel ${version} — type-precise code tools for coding agents (MCP)
 

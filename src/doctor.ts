@@ -5,11 +5,11 @@
  */
 import { realpath } from "node:fs/promises";
 import { resolve } from "node:path";
-import type { LanguageAdapter } from "../language-servers/adapter.js";
 import { adapters, adaptersFor, probedAdapters } from "../language-servers/index.js";
-import { configFile, readProjectConfig } from "./project/config.js";
-import { configDigest, TrustStore, whatTrustWouldEnable } from "./project/trust.js";
-import { version } from "./version.js";
+import { configFile, readProjectConfig } from "./config/project-config.js";
+import { configDigest, TrustStore, whatTrustWouldEnable } from "./config/trust.js";
+import { version } from "./core/version.js";
+import type { LanguageAdapter } from "./languages/adapter.js";
 
 async function line(adapter: LanguageAdapter, root?: string): Promise<string> {
   const probe = await adapter.probe(root);

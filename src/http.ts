@@ -13,9 +13,9 @@ import { createServer as createHttpServer, type IncomingMessage, type ServerResp
 import type { AddressInfo } from "node:net";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
-import type { Logger } from "./log.js";
+import type { Logger } from "./core/log.js";
 import { createServer } from "./server.js";
-import type { Workspace } from "./workspace.js";
+import type { Workspace } from "./workspace/workspace.js";
 
 export interface HttpOptions {
   port: number;

@@ -5,18 +5,19 @@
 import { McpServer, type RegisteredTool, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { deserializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { type Logger, log as rootLog } from "./log.js";
+import { type Logger, log as rootLog } from "./core/log.js";
+import { version } from "./core/version.js";
 import { reportWaitsTo, throttled } from "./lsp/readiness.js";
+import { serverInstructions } from "./onboarding/manual.js";
 import { prompts, staticResources, templateResources } from "./resources/index.js";
+import { scrubPaths } from "./security/scrub.js";
 import { StdioLineTransport } from "./stdio-transport.js";
 import { startIndexing, whileToolRuns } from "./symbols/index-build.js";
-import { outputShapeOf } from "./tools/envelope.js";
 import { allTools, toolsFor } from "./tools/index.js";
-import { serverInstructions } from "./tools/instructions.js";
-import { runTool, scrubPaths, sdkToolError } from "./tools/run-tool.js";
-import { writesFiles } from "./tools/tool.js";
-import { version } from "./version.js";
-import type { Workspace } from "./workspace.js";
+import { writesFiles } from "./tools/kit/define.js";
+import { outputShapeOf } from "./tools/kit/envelope.js";
+import { runTool, sdkToolError } from "./tools/kit/run.js";
+import type { Workspace } from "./workspace/workspace.js";
 
 export interface ServerOptions {
   workspace: Workspace;
@@ -130,7 +131,7 @@ function registerResourcesAndPrompts(server: McpServer, workspace: Workspace): v
     try {
       return await fn();
     } catch (e) {
-      throw new Error(scrubPaths(e instanceof Error ? e.message : String(e), workspace));
+      throw new Error(scrubPaths(e instanceof Error ? e.message : String(e), workspace.project?.root));
     }
   };
   for (const def of staticResources) {

@@ -18,7 +18,7 @@ import { setTimeout } from "node:timers/promises";
 import type { Location, SymbolInformation, WorkspaceEdit } from "vscode-languageserver-protocol";
 import { typescriptAdapter } from "../../language-servers/typescript.js";
 import { typescriptNativeAdapter } from "../../language-servers/typescript-native.js";
-import { log } from "../../src/log.js";
+import { log } from "../../src/core/log.js";
 import { LspSession } from "../../src/lsp/session.js";
 import { generateLargeFixture, type LargeFixture } from "../../test/helpers/fixtures.js";
 import { callOk, type ScalpelHandle, startScalpel } from "../../test/helpers/mcp.js";

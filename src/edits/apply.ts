@@ -11,9 +11,10 @@
  */
 import { rmdir, unlink } from "node:fs/promises";
 import { dirname } from "node:path";
-import { AppError } from "../errors.js";
+import { AppError } from "../core/errors.js";
 import { type CheckedPath, protectedPathError } from "../security/sandbox.js";
 import { type Eol, matchEol } from "../text/lines.js";
+import { applyTextEdits } from "../text/positions.js";
 import {
   assertEditable,
   decodeText,
@@ -26,7 +27,6 @@ import { assertWritableMode, makeDirs, writeFileAtomic } from "../text/write.js"
 import { unifiedDiff } from "./diff.js";
 import { withFileLocks } from "./file-locks.js";
 import type { EditPlan } from "./plan.js";
-import { applyTextEdits } from "./text.js";
 
 export interface ApplyOptions {
   dryRun: boolean;

@@ -1,6 +1,6 @@
 /** Unified diffs for previews and results, with line endings normalised so CRLF files read cleanly. */
 import { FILE_HEADERS_ONLY, formatPatch, structuredPatch } from "diff";
-import { stripBom } from "./text.js";
+import { stripBom } from "../text/positions.js";
 
 export interface FileDiff {
   diff: string;

@@ -10,8 +10,8 @@
  */
 import { mkdir, readdir, readFile, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { AppError } from "../errors.js";
-import type { Logger } from "../log.js";
+import { AppError } from "../core/errors.js";
+import type { Logger } from "../core/log.js";
 import type { CheckedPath, Sandbox } from "../security/sandbox.js";
 import { writeFileAtomic } from "../text/write.js";
 import type { EditPlan } from "./plan.js";

@@ -4,7 +4,7 @@
  * `applyPlan` turns a plan into writes.
  */
 import type { CheckedPath } from "../security/sandbox.js";
-import type { TextEdit } from "./text.js";
+import type { TextEdit } from "../text/positions.js";
 
 export interface EditFileOp {
   kind: "edit";

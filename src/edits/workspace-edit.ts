@@ -12,10 +12,10 @@ import type {
   TextDocumentEdit,
   WorkspaceEdit,
 } from "vscode-languageserver-protocol";
-import { AppError } from "../errors.js";
+import { AppError } from "../core/errors.js";
 import { type CheckedPath, type Sandbox, secretFileError } from "../security/sandbox.js";
+import type { TextEdit } from "../text/positions.js";
 import type { EditPlan } from "./plan.js";
-import type { TextEdit } from "./text.js";
 
 type DocumentChange = TextDocumentEdit | CreateFile | RenameFile | DeleteFile;
 

@@ -13,8 +13,8 @@ import {
   StreamMessageReader,
   StreamMessageWriter,
 } from "vscode-languageserver-protocol/node";
-import { AppError } from "../errors.js";
-import type { Logger } from "../log.js";
+import { AppError } from "../core/errors.js";
+import type { Logger } from "../core/log.js";
 
 export const CONTENT_MODIFIED = -32801;
 export const SERVER_CANCELLED = -32802;

@@ -4,7 +4,7 @@
  * wrote itself, and the listeners told of every path that may have changed.
  */
 import type { Registration } from "vscode-languageserver-protocol";
-import type { Logger } from "../log.js";
+import type { Logger } from "../core/log.js";
 import { Documents, type TrackedDocument } from "./documents.js";
 import { FileWatcher } from "./file-watcher.js";
 import type { ServerSpec } from "./types.js";

@@ -6,8 +6,8 @@
  */
 import { relative } from "node:path";
 import type { DocumentDiagnosticReport } from "vscode-languageserver-protocol";
-import { isAppError } from "../errors.js";
-import type { Logger } from "../log.js";
+import { isAppError } from "../core/errors.js";
+import type { Logger } from "../core/log.js";
 import { METHOD_NOT_FOUND } from "./connection.js";
 import type { DiagnosticsStore } from "./diagnostics.js";
 import type { DiskSync } from "./disk-sync.js";

@@ -8,7 +8,7 @@
  * answer that arrives after its worker died is never passed on as a whole one, however soon after
  * the kill it comes.
  */
-import { descendants, processState } from "./process-tree.js";
+import { descendants, processState } from "../process/tree.js";
 import type { EssentialProcess } from "./types.js";
 
 const DEFAULT_POLL_MS = 1000;

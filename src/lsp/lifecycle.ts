@@ -7,12 +7,12 @@
 import { basename } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { ServerCapabilities } from "vscode-languageserver-protocol";
-import { AppError, isAppError } from "../errors.js";
-import type { Logger } from "../log.js";
+import { AppError, isAppError } from "../core/errors.js";
+import type { Logger } from "../core/log.js";
+import { type ServerProcess, spawnServer, terminateGroup } from "../process/spawn.js";
 import { clientCapabilities } from "./capabilities.js";
 import { LspConnection } from "./connection.js";
 import { TreeHealth } from "./health.js";
-import { type ServerProcess, spawnServer, terminateGroup } from "./process.js";
 import type { ServerSpec, SessionStatus } from "./types.js";
 
 export interface SessionEvents {

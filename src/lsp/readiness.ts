@@ -6,7 +6,7 @@
  * `indexing` stays true.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
-import type { Logger } from "../log.js";
+import type { Logger } from "../core/log.js";
 import type { ReadinessRule } from "./types.js";
 
 type Token = string | number;

@@ -3,7 +3,7 @@
  * disk's changes were announced, bounded by a timeout, and only passed on when the processes that
  * computed the answer are still there. Also the one place that says whether answers are whole now.
  */
-import { AppError, isAppError } from "../errors.js";
+import { AppError, isAppError } from "../core/errors.js";
 import type { ServerLifecycle } from "./lifecycle.js";
 import type { Readiness } from "./readiness.js";
 import type { RequestOptions } from "./types.js";

@@ -6,7 +6,7 @@
 import { basename } from "node:path";
 import type { PublishDiagnosticsParams, Registration } from "vscode-languageserver-protocol";
 import { ResponseError } from "vscode-languageserver-protocol/node";
-import type { Logger } from "../log.js";
+import type { Logger } from "../core/log.js";
 import { type LspConnection, METHOD_NOT_FOUND } from "./connection.js";
 import type { DiagnosticsStore } from "./diagnostics.js";
 import type { DiskSync } from "./disk-sync.js";

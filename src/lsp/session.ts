@@ -6,7 +6,7 @@
  * (server-messages.ts). What is specific to one server comes from its ServerSpec only.
  */
 import type { Diagnostic, ServerCapabilities } from "vscode-languageserver-protocol";
-import type { Logger } from "../log.js";
+import type { Logger } from "../core/log.js";
 import { DiagnosticsStore } from "./diagnostics.js";
 import { DiskSync } from "./disk-sync.js";
 import { type DiagnosticsOptions, FileDiagnostics } from "./file-diagnostics.js";

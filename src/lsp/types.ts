@@ -4,11 +4,9 @@
  */
 import type { ClientCapabilities, Diagnostic as LspDiagnostic } from "vscode-languageserver-protocol";
 
-export interface LaunchCommand {
-  command: string;
-  args: string[];
-  env?: Record<string, string>;
-}
+import type { LaunchCommand } from "../process/spawn.js";
+
+export type { LaunchCommand };
 
 /**
  * How the client decides the server has finished loading the project, from the signals the adapter

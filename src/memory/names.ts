@@ -3,7 +3,7 @@
  * here before any path is built. A valid name cannot address anything but a `.md` file below the
  * store's folder; the store still resolves the result through the project's sandbox.
  */
-import { AppError } from "../errors.js";
+import { AppError } from "../core/errors.js";
 
 export const maxMemoryNameLength = 128;
 

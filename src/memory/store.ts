@@ -10,10 +10,10 @@
  */
 import { lstat, mkdir, readdir, rmdir, stat, unlink } from "node:fs/promises";
 import { dirname, join, relative, sep } from "node:path";
+import { AppError, isAppError } from "../core/errors.js";
 import { withFileLocks } from "../edits/file-locks.js";
-import { readTextFile, writeTextFileAtomic } from "../edits/text.js";
-import { AppError, isAppError } from "../errors.js";
 import type { CheckedPath, Sandbox } from "../security/sandbox.js";
+import { readTextFile, writeTextFileAtomic } from "../text/positions.js";
 import { isValidMemoryName, normalizeMemoryName } from "./names.js";
 
 /** Memories are notes for an agent's context window; anything larger is a mistake. */

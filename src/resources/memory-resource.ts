@@ -1,7 +1,7 @@
 /** `scalpel://memory/{name}`: each memory as a markdown resource, listed from the memory folder. */
-import { AppError } from "../errors.js";
+import { AppError } from "../core/errors.js";
 import { memoryStoreOf } from "../memory/store.js";
-import type { Workspace } from "../workspace.js";
+import type { Workspace } from "../workspace/workspace.js";
 import type { TemplateResourceDef } from "./types.js";
 
 export function memoryUri(name: string): string {

@@ -1,7 +1,7 @@
 /** `scalpel://project/summary`: what an agent needs to know about the active project, without host paths. */
 import { memoryStoreOf } from "../memory/store.js";
-import { projectFacts } from "../tools/onboarding.js";
-import type { Workspace } from "../workspace.js";
+import { projectFacts } from "../onboarding/facts.js";
+import type { Workspace } from "../workspace/workspace.js";
 import type { StaticResourceDef } from "./types.js";
 
 export interface ProjectSummary {

@@ -1,6 +1,6 @@
 /** MCP prompts: ready-made task descriptions that walk an agent through scalpel's tools. */
 import { z } from "zod";
-import { onboardingInstructions } from "../tools/onboarding.js";
+import { onboardingInstructions } from "../onboarding/instructions.js";
 import { definePrompt } from "./types.js";
 
 export const onboardingPrompt = definePrompt({

@@ -3,7 +3,7 @@
  * MCP SDK) registers them; everything here is testable without a transport.
  */
 import type { z } from "zod";
-import type { Workspace } from "../workspace.js";
+import type { Workspace } from "../workspace/workspace.js";
 
 export interface StaticResourceDef {
   name: string;

@@ -18,7 +18,7 @@
  */
 import { lstatSync, realpathSync, type Stats, statSync } from "node:fs";
 import { dirname, isAbsolute, join, posix, relative, sep } from "node:path";
-import { AppError } from "../errors.js";
+import { AppError } from "../core/errors.js";
 import { uriToPath } from "../lsp/uri.js";
 import { registerGate } from "../text/confine.js";
 import { assertPlainFile, isPlainFile } from "../text/opened-path.js";

@@ -4,22 +4,27 @@
  * to one symbol, and symbols already known for a text. Tools that only read symbols use
  * `project.symbols.file` / `scan`, which need no server when the index holds the file.
  */
-import type { Project } from "../project/project.js";
-import type { CheckedPath } from "../security/sandbox.js";
+import type { CheckedPath, Sandbox } from "../security/sandbox.js";
 import { resolveIn } from "./resolve.js";
-import type { OpenSymbolFile } from "./service.js";
+import type { OpenSymbolFile, SymbolService } from "./service.js";
 import type { SymbolNode } from "./tree.js";
 
 export { matchSymbols } from "./resolve.js";
 
 export type FileSymbols = OpenSymbolFile;
 
+/** What these calls need of the project: its symbol service and its sandbox. */
+export interface SymbolsOwner {
+  readonly symbols: SymbolService;
+  readonly sandbox: Sandbox;
+}
+
 /**
  * A file's symbols, opened in its server. `refreshOpen` re-sends open documents changed on disk;
  * the first lookup of a tool call does it, the many lookups that follow for one answer skip it.
  */
 export async function fileSymbols(
-  project: Project,
+  project: SymbolsOwner,
   path: CheckedPath,
   signal?: AbortSignal,
   refreshOpen = true,
@@ -29,7 +34,7 @@ export async function fileSymbols(
 }
 
 /** Symbols already known for exactly this text of a file, without asking any server. */
-export function cachedSymbols(project: Project, abs: string, text: string): SymbolNode[] | null {
+export function cachedSymbols(project: SymbolsOwner, abs: string, text: string): SymbolNode[] | null {
   return project.symbols.cached(abs, text);
 }
 
@@ -39,7 +44,7 @@ export function cachedSymbols(project: Project, abs: string, text: string): Symb
  * is waited for: the index answers it.
  */
 export async function resolveSymbol(
-  project: Project,
+  project: SymbolsOwner,
   relativePath: string,
   namePath: string,
   signal?: AbortSignal,

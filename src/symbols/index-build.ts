@@ -5,17 +5,26 @@
  * are pruned; then the files the index does not hold are asked of their servers one at a time,
  * only while no tool call runs.
  */
-import type { Project } from "../project/project.js";
+import type { Logger } from "../core/log.js";
+import type { ServerPool } from "../servers/server-pool.js";
+import type { SymbolService } from "./service.js";
+
+/** What the build needs of the project. */
+export interface IndexedProject {
+  readonly symbols: SymbolService;
+  readonly pool: ServerPool;
+  readonly log: Logger;
+}
 
 /** Projects whose build was started (once per activation of a project). */
-const builds = new WeakSet<Project>();
+const builds = new WeakSet<IndexedProject>();
 
 /**
  * Starts indexing every code file of the project whose language server was started, once per
  * project. Runs after the current turn, so the servers the activation starts are running; stops
  * when the project's servers are stopped (another project activated).
  */
-export function startIndexing(project: Project): void {
+export function startIndexing(project: IndexedProject): void {
   if (builds.has(project)) return;
   builds.add(project);
   const log = project.log.child("index");
@@ -26,7 +35,7 @@ export function startIndexing(project: Project): void {
   }, 0).unref();
 }
 
-async function build(project: Project): Promise<void> {
+async function build(project: IndexedProject): Promise<void> {
   const log = project.log.child("index");
   const service = project.symbols;
   const started = new Set(
@@ -109,7 +118,7 @@ export async function whileToolRuns<T>(run: () => Promise<T>): Promise<T> {
  * competes with a call. Measured on a cold 300-file project: a build that did not wait made the
  * first find_referencing_symbols call take 22 s instead of 9 s, by opening files meanwhile.
  */
-async function quiet(project: Project, abs: string): Promise<void> {
+async function quiet(project: IndexedProject, abs: string): Promise<void> {
   const { session } = project.pool.sessionFor(abs);
   await session.whenReady();
   while (!project.pool.isClosed && (calls.running > 0 || Date.now() - calls.endedAt < quietMs)) {

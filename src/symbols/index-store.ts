@@ -18,10 +18,10 @@ import { createHash } from "node:crypto";
 import { mkdir, readFile, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { DocumentSymbol } from "vscode-languageserver-protocol";
-import type { Logger } from "../log.js";
+import type { Logger } from "../core/log.js";
+import { version as scalpelVersion } from "../core/version.js";
 import type { Sandbox } from "../security/sandbox.js";
 import { writeFileAtomic } from "../text/write.js";
-import { version as scalpelVersion } from "../version.js";
 
 export const symbolIndexDir = ".scalpel/cache/symbols";
 /** The snapshot of the compact table, beside the per-file entries of one key. */

@@ -3,7 +3,7 @@
  * type alias: `TypeParameter` names them (rust-analyzer's choice; the TypeScript adapter maps
  * tsls's `Variable` for `type X = …` to it), so `include_kinds: ["TypeParameter"]` finds them.
  */
-import { AppError } from "../errors.js";
+import { AppError } from "../core/errors.js";
 
 const names = [
   "File",

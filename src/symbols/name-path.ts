@@ -3,7 +3,7 @@
  * leading `/`; a segment is a name with an optional `[index]` that picks one of several siblings
  * sharing the name (overloads, getter/setter pairs), numbered in document order.
  */
-import { AppError } from "../errors.js";
+import { AppError } from "../core/errors.js";
 
 export interface PatternSegment {
   name: string;

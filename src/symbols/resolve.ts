@@ -2,7 +2,7 @@
  * Name-path resolution on one file's tree: every match of a pattern, or exactly one symbol with a
  * "did you mean" error otherwise.
  */
-import { AppError } from "../errors.js";
+import { AppError } from "../core/errors.js";
 import { matchesNamePath, parseNamePath } from "./name-path.js";
 import { type SymbolNode, walk } from "./tree.js";
 

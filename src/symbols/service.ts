@@ -15,14 +15,14 @@
 import { stat } from "node:fs/promises";
 import { dirname, sep } from "node:path";
 import type { DocumentSymbol, SymbolInformation } from "vscode-languageserver-protocol";
-import type { LanguageAdapter } from "../../language-servers/adapter.js";
-import { isAppError } from "../errors.js";
-import type { Logger } from "../log.js";
+import { isAppError } from "../core/errors.js";
+import type { Logger } from "../core/log.js";
+import { type CodeFilesHost, codeFilesUnder } from "../files/code-files.js";
+import type { LanguageAdapter } from "../languages/adapter.js";
 import type { LspSession } from "../lsp/session.js";
 import type { OpenDocument } from "../lsp/types.js";
-import { codeFilesUnder } from "../project/code-files.js";
-import type { Project } from "../project/project.js";
 import type { CheckedPath } from "../security/sandbox.js";
+import type { ServerPool } from "../servers/server-pool.js";
 import { readProjectText } from "../text/read.js";
 import { SymbolIndexStore, serverKey, type TableRow, textHash } from "./index-store.js";
 import { parseNamePath } from "./name-path.js";
@@ -79,6 +79,14 @@ type StatLike = { size: number; mtimeMs: number };
  */
 const saveDelayMs = 3000;
 
+/** What the symbol service needs of its project. */
+export interface SymbolHost extends CodeFilesHost {
+  readonly pool: ServerPool;
+  /** Nothing is written under `.scalpel/` (the index) when set. */
+  readonly readOnly: boolean;
+  readonly log: Logger;
+}
+
 export class SymbolService {
   readonly store: SymbolIndexStore;
   /** Files opened in a server by this service (didOpen or a re-sync): the e2e tests count them. */
@@ -99,7 +107,7 @@ export class SymbolService {
 
   private readonly log: Logger;
 
-  constructor(private readonly project: Project) {
+  constructor(private readonly project: SymbolHost) {
     this.log = project.log.child("index");
     this.store = new SymbolIndexStore(project.sandbox, !project.readOnly, this.log);
   }

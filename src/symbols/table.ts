@@ -10,7 +10,7 @@
  * the size and mtime decide (as git's index does), and failing them the text is read and hashed.
  */
 import type { DocumentSymbol } from "vscode-languageserver-protocol";
-import type { DeclarationBounds } from "./declaration.js";
+import type { DeclarationBounds } from "../languages/declaration.js";
 import type { TableRow } from "./index-store.js";
 import type { NamePathPattern } from "./name-path.js";
 

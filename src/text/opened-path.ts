@@ -14,7 +14,7 @@
 import { constants, type Stats } from "node:fs";
 import { type FileHandle, lstat, open, readlink, realpath } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
-import { AppError } from "../errors.js";
+import { AppError } from "../core/errors.js";
 import { gateFor } from "./confine.js";
 
 const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK, O_DIRECTORY } = constants;

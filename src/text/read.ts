@@ -5,7 +5,7 @@
  * and the undo journal restores them.
  */
 import { isUtf8 } from "node:buffer";
-import { AppError } from "../errors.js";
+import { AppError } from "../core/errors.js";
 import { detectEol, type Eol } from "./lines.js";
 import { openForRead } from "./opened-path.js";
 

@@ -13,7 +13,7 @@ import { randomBytes } from "node:crypto";
 import { constants } from "node:fs";
 import { type FileHandle, lstat, mkdir, open, realpath, rename, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
-import { AppError } from "../errors.js";
+import { AppError } from "../core/errors.js";
 import { gateFor } from "./confine.js";
 import { assertPlainFile, openDirForWrite, procFd, realPathOf, writeOpenError } from "./opened-path.js";
 

@@ -1,12 +1,12 @@
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { z } from "zod";
-import { AppError, isAppError } from "../errors.js";
+import { isProjectName, type ProjectRegistry } from "../config/registry.js";
+import { howToTrust, whatTrustEnables } from "../config/trust.js";
+import { AppError, isAppError } from "../core/errors.js";
 import { withoutWaitReports } from "../lsp/readiness.js";
 import { memoryStoreOf } from "../memory/store.js";
-import { isProjectName, type ProjectRegistry } from "../project/registry.js";
-import { howToTrust, whatTrustEnables } from "../project/trust.js";
-import { defineTool } from "./tool.js";
+import { defineTool } from "./kit/define.js";
 
 const serverSchema = z.object({
   language: z.string(),

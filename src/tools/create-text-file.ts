@@ -1,7 +1,8 @@
 import { z } from "zod";
-import { dryRun } from "./common.js";
-import { commitPlan, editBudget, editOutput, renderEditResult } from "./edit-result.js";
-import { defineTool, writes } from "./tool.js";
+import { commitPlan } from "../commit/commit-plan.js";
+import { defineTool, writes } from "./kit/define.js";
+import { editBudget, editOutput, renderEditResult } from "./kit/edit-answer.js";
+import { dryRun } from "./kit/params.js";
 
 export const createTextFileTool = defineTool({
   name: "create_text_file",

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { memoryStoreOf } from "../memory/store.js";
-import { assertWritable, memoryName } from "./memory-common.js";
-import { defineTool } from "./tool.js";
+import { defineTool } from "./kit/define.js";
+import { assertWritable, memoryName } from "./kit/memory-params.js";
 
 export const deleteMemoryTool = defineTool({
   name: "delete_memory",

@@ -1,10 +1,10 @@
 import { z } from "zod";
-import { AppError } from "../errors.js";
+import { AppError } from "../core/errors.js";
 import { memoryStoreOf } from "../memory/store.js";
-import { replaceParams } from "./common.js";
-import { assertWritable, memoryName } from "./memory-common.js";
-import { findMatches } from "./needle-matches.js";
-import { defineTool, writes } from "./tool.js";
+import { findMatches } from "../search/needle-matches.js";
+import { defineTool, writes } from "./kit/define.js";
+import { assertWritable, memoryName } from "./kit/memory-params.js";
+import { replaceParams } from "./kit/params.js";
 
 export const editMemoryTool = defineTool({
   name: "edit_memory",

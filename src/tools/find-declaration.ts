@@ -1,14 +1,21 @@
 import type { Location, LocationLink } from "vscode-languageserver-protocol";
 import { z } from "zod";
-import { splitLines } from "../edits/text.js";
-import { AppError } from "../errors.js";
+import { AppError } from "../core/errors.js";
+import { completenessOf } from "../lsp/completeness.js";
+import {
+  FileViews,
+  normalizeLocations,
+  type SecretSite,
+  secretSite,
+  secretSiteSchema,
+} from "../references/locations.js";
 import { fileSymbols } from "../symbols/access.js";
 import { renderSymbol } from "../symbols/render.js";
 import { type SymbolResult, symbolSchema, toSymbolResult } from "../symbols/result.js";
 import { symbolAt } from "../symbols/tree.js";
-import { completeness, completenessOf } from "./common.js";
-import { FileViews, normalizeLocations, type SecretSite, secretSite, secretSiteSchema } from "./locations.js";
-import { defineTool, readOnly } from "./tool.js";
+import { splitLines } from "../text/positions.js";
+import { defineTool, readOnly } from "./kit/define.js";
+import { completeness } from "./kit/params.js";
 
 /** 0-based UTF-16 column of the n-th whole-word occurrence of `identifier` in `line`, or -1. */
 export function identifierColumn(line: string, identifier: string, occurrence: number): number {

@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { walkFiles } from "../project/ignore.js";
-import { maxAnswerChars } from "./common.js";
-import type { Answer } from "./envelope.js";
-import { compileGlob, globMatches } from "./regex-glob.js";
-import { defineTool, readOnly } from "./tool.js";
+import { walkFiles } from "../files/ignore.js";
+import { compileGlob, globMatches } from "../search/glob.js";
+import { defineTool, readOnly } from "./kit/define.js";
+import type { Answer } from "./kit/envelope.js";
+import { maxAnswerChars } from "./kit/params.js";
 
 const maxResults = 2000;
 

@@ -1,12 +1,20 @@
 import type { Location, LocationLink } from "vscode-languageserver-protocol";
 import { z } from "zod";
+import { plural } from "../core/words.js";
+import { completenessOf } from "../lsp/completeness.js";
+import {
+  FileViews,
+  normalizeLocations,
+  type SecretSite,
+  secretSite,
+  secretSiteSchema,
+} from "../references/locations.js";
+import { requireSupport } from "../servers/support.js";
 import { resolveSymbol } from "../symbols/access.js";
 import { outlineLine, symbolSchema, toSymbolResult } from "../symbols/result.js";
 import { symbolAt } from "../symbols/tree.js";
-import { completeness, completenessOf, plural } from "./common.js";
-import { FileViews, normalizeLocations, type SecretSite, secretSite, secretSiteSchema } from "./locations.js";
-import { requireSupport } from "./server-support.js";
-import { defineTool, readOnly } from "./tool.js";
+import { defineTool, readOnly } from "./kit/define.js";
+import { completeness } from "./kit/params.js";
 
 export const findImplementationsTool = defineTool({
   name: "find_implementations",

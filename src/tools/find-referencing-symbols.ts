@@ -1,16 +1,18 @@
 import { z } from "zod";
+import { plural } from "../core/words.js";
+import { isTestFile } from "../languages/test-files.js";
+import { completenessOf } from "../lsp/completeness.js";
 import type { Project } from "../project/project.js";
+import { collectReferences, type Reference, siteLine } from "../references/sites.js";
 import { resolveSymbol } from "../symbols/access.js";
 import { checkKinds, kindNames } from "../symbols/kinds.js";
 import { symbolSchema, toSymbolResult } from "../symbols/result.js";
-import { completeness, completenessOf, maxAnswerChars, offsetParam, plural } from "./common.js";
-import { projectFields, projectOutput } from "./project-fields.js";
-import { collectReferences, type Reference, siteLine } from "./reference-sites.js";
-import { excludeTests, isTestFile } from "./test-files.js";
-import { defineTool, readOnly } from "./tool.js";
+import { defineTool, readOnly } from "./kit/define.js";
+import { completeness, excludeTests, maxAnswerChars, offsetParam } from "./kit/params.js";
+import { projectFields, projectOutput } from "./kit/project-fields.js";
 
 // The sites' own parts, reached through the tool's module by its tests.
-export { oncePerPlace, type Reference, siteLine } from "./reference-sites.js";
+export { oncePerPlace, type Reference, siteLine } from "../references/sites.js";
 
 const siteSchema = z.object({
   line: z.number().int().describe("1-based"),
@@ -90,7 +92,7 @@ export function listable(refs: readonly Reference[], max: number): readonly Refe
 
 /** `exclude_tests`: drops the sites in the language's test files. */
 function withoutTests(project: Project, refs: Reference[], exclude: boolean): Reference[] {
-  return exclude ? refs.filter((r) => !isTestFile(project, r.relative_path)) : refs;
+  return exclude ? refs.filter((r) => !isTestFile(project.pool, r.relative_path)) : refs;
 }
 
 /**

@@ -1,14 +1,14 @@
 import { z } from "zod";
+import { plural } from "../core/words.js";
 import { kindNames } from "../symbols/kinds.js";
 import { parseNamePath } from "../symbols/name-path.js";
 import { renderSymbol } from "../symbols/render.js";
 import { matchSymbols } from "../symbols/resolve.js";
 import { type SymbolResult, symbolSchema, toSymbolResult } from "../symbols/result.js";
+import { symbolScope } from "../symbols/scope.js";
 import type { ScanHit, ScanResult, SymbolFile } from "../symbols/service.js";
-import { completeness, maxAnswerChars, offsetParam, plural } from "./common.js";
-import { symbolScope } from "./symbol-scope.js";
-import { excludeTests } from "./test-files.js";
-import { defineTool, readOnly } from "./tool.js";
+import { defineTool, readOnly } from "./kit/define.js";
+import { completeness, excludeTests, maxAnswerChars, offsetParam } from "./kit/params.js";
 
 /** Symbols listed per call unless max_matches says otherwise. */
 const defaultMaxMatches = 100;

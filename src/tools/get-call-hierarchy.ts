@@ -4,13 +4,21 @@ import type {
   CallHierarchyOutgoingCall,
 } from "vscode-languageserver-protocol";
 import { z } from "zod";
+import { plural } from "../core/words.js";
+import { completenessOf } from "../lsp/completeness.js";
+import {
+  type Place,
+  placeLabel,
+  placeSchema,
+  prepareItems,
+  walkLevels,
+} from "../navigation/hierarchy-items.js";
+import { FileViews } from "../references/locations.js";
+import { requireSupport } from "../servers/support.js";
 import { resolveSymbol } from "../symbols/access.js";
 import { symbolSchema, toSymbolResult } from "../symbols/result.js";
-import { completeness, completenessOf, plural } from "./common.js";
-import { type Place, placeLabel, placeSchema, prepareItems, walkLevels } from "./hierarchy-items.js";
-import { FileViews } from "./locations.js";
-import { requireSupport } from "./server-support.js";
-import { defineTool, readOnly } from "./tool.js";
+import { defineTool, readOnly } from "./kit/define.js";
+import { completeness } from "./kit/params.js";
 
 const MAX_DEPTH = 3;
 

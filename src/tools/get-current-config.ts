@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { version } from "../version.js";
-import { defineTool, readOnly } from "./tool.js";
+import { version } from "../core/version.js";
+import { defineTool, readOnly } from "./kit/define.js";
 
 export const getCurrentConfigTool = defineTool({
   name: "get_current_config",

@@ -1,10 +1,11 @@
 import { z } from "zod";
-import { answeringProject } from "../project/answering-project.js";
+import { plural } from "../core/words.js";
+import { diagnosticSchema, severities, toDiagnostic } from "../diagnostics/diagnostic.js";
+import { answeringProject } from "../servers/answering-project.js";
 import { fileSymbols } from "../symbols/access.js";
-import { completeness, plural } from "./common.js";
-import { diagnosticSchema, severities, toDiagnostic } from "./diagnostic.js";
-import { projectFields, projectOutput } from "./project-fields.js";
-import { defineTool, readOnly } from "./tool.js";
+import { defineTool, readOnly } from "./kit/define.js";
+import { completeness } from "./kit/params.js";
+import { projectFields, projectOutput } from "./kit/project-fields.js";
 
 type Severity = (typeof severities)[number];
 

@@ -1,11 +1,12 @@
 import { z } from "zod";
 import { adaptersFor } from "../../language-servers/index.js";
+import { plural } from "../core/words.js";
+import { type Diagnostic, diagnosticSchema, severities, toDiagnostic } from "../diagnostics/diagnostic.js";
+import { type Checked, checkLanguage, type Found, findManifests } from "../diagnostics/project-check.js";
 import type { Located, Sandbox } from "../security/sandbox.js";
-import { completeness, maxAnswerChars, plural } from "./common.js";
-import { type Diagnostic, diagnosticSchema, severities, toDiagnostic } from "./diagnostic.js";
-import type { Answer } from "./envelope.js";
-import { type Checked, checkLanguage, type Found, findManifests } from "./project-check.js";
-import { defineTool, readOnly } from "./tool.js";
+import { defineTool, readOnly } from "./kit/define.js";
+import type { Answer } from "./kit/envelope.js";
+import { completeness, maxAnswerChars } from "./kit/params.js";
 
 type Severity = (typeof severities)[number];
 

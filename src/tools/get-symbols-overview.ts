@@ -1,12 +1,12 @@
 import { stat } from "node:fs/promises";
 import { z } from "zod";
-import { isAppError } from "../errors.js";
+import { isAppError } from "../core/errors.js";
+import { isTestFile } from "../languages/test-files.js";
 import { renderSymbol } from "../symbols/render.js";
 import { outlineLine, type SymbolResult, symbolSchema, toSymbolResult } from "../symbols/result.js";
-import { completeness, maxAnswerChars, offsetParam } from "./common.js";
-import { type Paging, withPaging } from "./envelope.js";
-import { excludeTests, isTestFile } from "./test-files.js";
-import { defineTool, readOnly } from "./tool.js";
+import { defineTool, readOnly } from "./kit/define.js";
+import { type Paging, withPaging } from "./kit/envelope.js";
+import { completeness, excludeTests, maxAnswerChars, offsetParam } from "./kit/params.js";
 
 interface FileOverview {
   relative_path: string;
@@ -124,7 +124,7 @@ export const getSymbolsOverviewTool = defineTool({
     const start = project.sandbox.resolve(args.relative_path, { mustExist: true });
     const isFile = (await stat(start.abs)).isFile();
     const found = isFile ? [start] : await project.symbols.codeFiles(start.rel, ctx.signal);
-    const all = args.exclude_tests ? found.filter((f) => !isTestFile(project, f.rel)) : found;
+    const all = args.exclude_tests ? found.filter((f) => !isTestFile(project.pool, f.rel)) : found;
     if (isFile && all.length === 1) {
       // From the index when it holds the file's text: no server, no didOpen.
       const fs = await project.symbols.file(start, ctx.signal);

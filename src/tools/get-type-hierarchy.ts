@@ -1,12 +1,19 @@
 import type { TypeHierarchyItem } from "vscode-languageserver-protocol";
 import { z } from "zod";
+import { completenessOf } from "../lsp/completeness.js";
+import {
+  type Place,
+  placeLabel,
+  placeSchema,
+  prepareItems,
+  walkLevels,
+} from "../navigation/hierarchy-items.js";
+import { FileViews } from "../references/locations.js";
+import { requireSupport } from "../servers/support.js";
 import { resolveSymbol } from "../symbols/access.js";
 import { symbolSchema, toSymbolResult } from "../symbols/result.js";
-import { completeness, completenessOf } from "./common.js";
-import { type Place, placeLabel, placeSchema, prepareItems, walkLevels } from "./hierarchy-items.js";
-import { FileViews } from "./locations.js";
-import { requireSupport } from "./server-support.js";
-import { defineTool, readOnly } from "./tool.js";
+import { defineTool, readOnly } from "./kit/define.js";
+import { completeness } from "./kit/params.js";
 
 const MAX_DEPTH = 3;
 const MAX_ITEMS = 200;

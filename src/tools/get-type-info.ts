@@ -1,13 +1,14 @@
 import type { Hover, Position, SignatureHelp } from "vscode-languageserver-protocol";
 import { z } from "zod";
-import { AppError } from "../errors.js";
+import { AppError } from "../core/errors.js";
+import { completenessOf } from "../lsp/completeness.js";
+import { hoverText, plainMarkdown } from "../navigation/hover-text.js";
+import { requireSupport, supports } from "../servers/support.js";
 import { fileSymbols, resolveSymbol } from "../symbols/access.js";
 import { containingSymbol, symbolAt } from "../symbols/tree.js";
 import { allLines } from "../text/lines.js";
-import { completeness, completenessOf } from "./common.js";
-import { hoverText, plainMarkdown } from "./hover-text.js";
-import { requireSupport, supports } from "./server-support.js";
-import { defineTool, readOnly } from "./tool.js";
+import { defineTool, readOnly } from "./kit/define.js";
+import { completeness } from "./kit/params.js";
 
 export const getTypeInfoTool = defineTool({
   name: "get_type_info",

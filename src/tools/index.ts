@@ -18,6 +18,7 @@ import { getTypeInfoTool } from "./get-type-info.js";
 import { initialInstructionsTool } from "./initial-instructions.js";
 import { insertAfterSymbolTool } from "./insert-after-symbol.js";
 import { insertBeforeSymbolTool } from "./insert-before-symbol.js";
+import { type ToolDef, writesFiles } from "./kit/define.js";
 import { listDirTool } from "./list-dir.js";
 import { listMemoriesTool } from "./list-memories.js";
 import { onboardingTool } from "./onboarding.js";
@@ -29,7 +30,6 @@ import { replaceSymbolBodyTool } from "./replace-symbol-body.js";
 import { safeDeleteSymbolTool } from "./safe-delete-symbol.js";
 import { searchForPatternTool } from "./search-for-pattern.js";
 import { searchSymbolsTool } from "./search-symbols.js";
-import { type ToolDef, writesFiles } from "./tool.js";
 import { undoEditTool } from "./undo-edit.js";
 import { writeMemoryTool } from "./write-memory.js";
 

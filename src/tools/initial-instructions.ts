@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { manual } from "./instructions.js";
-import { defineTool, readOnly } from "./tool.js";
+import { manual } from "../onboarding/manual.js";
+import { defineTool, readOnly } from "./kit/define.js";
 
 export const initialInstructionsTool = defineTool({
   name: "initial_instructions",

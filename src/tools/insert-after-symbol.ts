@@ -1,5 +1,5 @@
-import { symbolEditTool } from "./edit-symbol.js";
-import { insertAfterEdit } from "./symbol-edits.js";
+import { insertAfterEdit } from "../edits/symbol-sites.js";
+import { symbolEditTool } from "./kit/symbol-edit-tool.js";
 
 export const insertAfterSymbolTool = symbolEditTool({
   name: "insert_after_symbol",

@@ -1,5 +1,5 @@
-import { symbolEditTool } from "./edit-symbol.js";
-import { insertBeforeEdit } from "./symbol-edits.js";
+import { insertBeforeEdit } from "../edits/symbol-sites.js";
+import { symbolEditTool } from "./kit/symbol-edit-tool.js";
 
 export const insertBeforeSymbolTool = symbolEditTool({
   name: "insert_before_symbol",

@@ -1,8 +1,9 @@
 import { z } from "zod";
-import { walkFiles } from "../project/ignore.js";
-import { maxAnswerChars, plural } from "./common.js";
-import type { Answer } from "./envelope.js";
-import { defineTool, readOnly } from "./tool.js";
+import { plural } from "../core/words.js";
+import { walkFiles } from "../files/ignore.js";
+import { defineTool, readOnly } from "./kit/define.js";
+import type { Answer } from "./kit/envelope.js";
+import { maxAnswerChars } from "./kit/params.js";
 
 /** A recursive listing stops here; nobody reads more than this. */
 const maxEntries = 20_000;

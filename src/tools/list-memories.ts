@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { memoryStoreOf } from "../memory/store.js";
-import { defineTool, readOnly } from "./tool.js";
+import { defineTool, readOnly } from "./kit/define.js";
 
 export const listMemoriesTool = defineTool({
   name: "list_memories",

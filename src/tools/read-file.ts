@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { readTextFile, splitLines } from "../edits/text.js";
-import { AppError } from "../errors.js";
-import { maxAnswerChars } from "./common.js";
-import type { Answer } from "./envelope.js";
-import { defineTool, readOnly } from "./tool.js";
+import { AppError } from "../core/errors.js";
+import { readTextFile, splitLines } from "../text/positions.js";
+import { defineTool, readOnly } from "./kit/define.js";
+import type { Answer } from "./kit/envelope.js";
+import { maxAnswerChars } from "./kit/params.js";
 
 /** Room for the other fields of the result when fitting content into the budget. */
 const envelopeChars = 300;

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { memoryStoreOf } from "../memory/store.js";
-import { memoryName } from "./memory-common.js";
-import { defineTool, readOnly } from "./tool.js";
+import { defineTool, readOnly } from "./kit/define.js";
+import { memoryName } from "./kit/memory-params.js";
 
 export const readMemoryTool = defineTool({
   name: "read_memory",

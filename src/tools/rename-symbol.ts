@@ -1,23 +1,24 @@
 import type { WorkspaceEdit } from "vscode-languageserver-protocol";
 import { z } from "zod";
+import { commitPlan } from "../commit/commit-plan.js";
+import { AppError } from "../core/errors.js";
 import type { EditPlan } from "../edits/plan.js";
-import { lineStarts, offsetAt, readTextFile } from "../edits/text.js";
 import { workspaceEditToPlan } from "../edits/workspace-edit.js";
-import { AppError } from "../errors.js";
+import { FileViews } from "../references/locations.js";
+import { renameLeftovers } from "../references/rename-leftovers.js";
 import {
   askPerBatch,
   outsideBatchSize,
   type ReferenceScope,
   referenceScope,
   type ScopeQuery,
-} from "../project/reference-scope.js";
-import { siteTextCache } from "../project/site-text-cache.js";
+} from "../references/scope.js";
+import { siteTextCache } from "../references/site-text-cache.js";
 import { resolveSymbol } from "../symbols/access.js";
-import { dryRun } from "./common.js";
-import { commitPlan, editBudget, editOutput, renderEditResult } from "./edit-result.js";
-import { FileViews } from "./locations.js";
-import { renameLeftovers } from "./rename-leftovers.js";
-import { defineTool, writes } from "./tool.js";
+import { lineStarts, offsetAt, readTextFile } from "../text/positions.js";
+import { defineTool, writes } from "./kit/define.js";
+import { editBudget, editOutput, renderEditResult } from "./kit/edit-answer.js";
+import { dryRun } from "./kit/params.js";
 
 const identifier = /^[\p{L}\p{Nl}_$][\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}_$]*$/u;
 

@@ -1,12 +1,13 @@
 import { z } from "zod";
+import { commitPlan } from "../commit/commit-plan.js";
+import { AppError } from "../core/errors.js";
 import type { EditPlan } from "../edits/plan.js";
-import type { TextEdit } from "../edits/text.js";
-import { lineStarts, positionAt, readTextFile } from "../edits/text.js";
-import { AppError } from "../errors.js";
-import { dryRun, replaceParams } from "./common.js";
-import { commitPlan, editBudget, editOutput, renderEditResult } from "./edit-result.js";
-import { findMatches } from "./needle-matches.js";
-import { defineTool, writes } from "./tool.js";
+import { findMatches } from "../search/needle-matches.js";
+import type { TextEdit } from "../text/positions.js";
+import { lineStarts, positionAt, readTextFile } from "../text/positions.js";
+import { defineTool, writes } from "./kit/define.js";
+import { editBudget, editOutput, renderEditResult } from "./kit/edit-answer.js";
+import { dryRun, replaceParams } from "./kit/params.js";
 
 /** Line numbers listed in a `multiple_matches` error. */
 const maxListedLines = 20;

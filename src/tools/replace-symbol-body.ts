@@ -1,5 +1,5 @@
-import { symbolEditTool } from "./edit-symbol.js";
-import { replaceBodyEdit } from "./symbol-edits.js";
+import { replaceBodyEdit } from "../edits/symbol-sites.js";
+import { symbolEditTool } from "./kit/symbol-edit-tool.js";
 
 export const replaceSymbolBodyTool = symbolEditTool({
   name: "replace_symbol_body",

@@ -1,12 +1,13 @@
 import { z } from "zod";
+import { commitPlan } from "../commit/commit-plan.js";
+import { AppError } from "../core/errors.js";
 import type { EditPlan } from "../edits/plan.js";
-import { AppError } from "../errors.js";
+import { deleteEdit, siteOf } from "../edits/symbol-sites.js";
+import { collectReferences } from "../references/sites.js";
 import { resolveSymbol } from "../symbols/access.js";
-import { dryRun } from "./common.js";
-import { commitPlan, editBudget, editOutput, renderEditResult } from "./edit-result.js";
-import { collectReferences } from "./reference-sites.js";
-import { deleteEdit, siteOf } from "./symbol-edits.js";
-import { defineTool } from "./tool.js";
+import { defineTool } from "./kit/define.js";
+import { editBudget, editOutput, renderEditResult } from "./kit/edit-answer.js";
+import { dryRun } from "./kit/params.js";
 
 export const safeDeleteSymbolTool = defineTool({
   name: "safe_delete_symbol",

@@ -1,16 +1,24 @@
 import { stat } from "node:fs/promises";
 import { z } from "zod";
 import { probedAdapters } from "../../language-servers/index.js";
-import { decodeText, isBinary, lineStarts, positionAt, readProjectBytes, splitLines } from "../edits/text.js";
-import { walkFiles } from "../project/ignore.js";
+import { regexTimeoutMs, secondsText } from "../core/deadlines.js";
+import { plural } from "../core/words.js";
+import { walkFiles } from "../files/ignore.js";
 import type { Project } from "../project/project.js";
+import { compileGlob, type Glob, globMatches } from "../search/glob.js";
+import { compileUserRegex, regexBounds, regexRunError, tooSlowAdvice } from "../search/regex-pattern.js";
+import { RegexStopped, regexSpans } from "../search/regex-worker.js";
 import type { CheckedPath } from "../security/sandbox.js";
-import { maxAnswerChars, offsetParam, plural } from "./common.js";
-import { regexTimeoutMs, secondsText } from "./deadlines.js";
-import { compileGlob, type Glob, globMatches } from "./regex-glob.js";
-import { compileUserRegex, regexBounds, regexRunError, tooSlowAdvice } from "./regex-pattern.js";
-import { RegexStopped, regexSpans } from "./regex-worker.js";
-import { defineTool, readOnly } from "./tool.js";
+import {
+  decodeText,
+  isBinary,
+  lineStarts,
+  positionAt,
+  readProjectBytes,
+  splitLines,
+} from "../text/positions.js";
+import { defineTool, readOnly } from "./kit/define.js";
+import { maxAnswerChars, offsetParam } from "./kit/params.js";
 
 /** The most matches listed in one answer (the rest are counted, and paged with `offset`). */
 const maxListed = 2000;

@@ -1,13 +1,13 @@
 import { z } from "zod";
-import { offsetAt } from "../edits/text.js";
+import { plural } from "../core/words.js";
 import { callableKinds, kindNames } from "../symbols/kinds.js";
 import { commentText, rank, type SearchDoc } from "../symbols/rank.js";
+import { symbolScope } from "../symbols/scope.js";
 import { type SymbolNode, walk } from "../symbols/tree.js";
 import { lineStarts } from "../text/lines.js";
-import { completeness, maxAnswerChars, offsetParam, plural } from "./common.js";
-import { symbolScope } from "./symbol-scope.js";
-import { excludeTests } from "./test-files.js";
-import { defineTool, readOnly } from "./tool.js";
+import { offsetAt } from "../text/positions.js";
+import { defineTool, readOnly } from "./kit/define.js";
+import { completeness, excludeTests, maxAnswerChars, offsetParam } from "./kit/params.js";
 
 /** Hits listed per call unless max_matches says otherwise: a ranked list is read from the top. */
 const defaultMaxMatches = 20;

@@ -1,8 +1,9 @@
 import { z } from "zod";
+import { commitPlan } from "../commit/commit-plan.js";
 import { undoPlan } from "../edits/journal.js";
-import { dryRun } from "./common.js";
-import { commitPlan, editBudget, editOutput, renderEditResult } from "./edit-result.js";
-import { defineTool, writes } from "./tool.js";
+import { defineTool, writes } from "./kit/define.js";
+import { editBudget, editOutput, renderEditResult } from "./kit/edit-answer.js";
+import { dryRun } from "./kit/params.js";
 
 export const undoEditTool = defineTool({
   name: "undo_edit",

@@ -7,9 +7,9 @@
 import { strict as assert } from "node:assert";
 import { after, before, describe, it } from "node:test";
 import type { CallHierarchyIncomingCall, CallHierarchyItem } from "vscode-languageserver-protocol";
-import type { LanguageAdapter } from "../../language-servers/adapter.js";
 import { rustAnalyzerAdapter } from "../../language-servers/rust-analyzer.js";
 import { typescriptAdapter } from "../../language-servers/typescript.js";
+import type { LanguageAdapter } from "../../src/languages/adapter.js";
 import { uriToPath } from "../../src/lsp/uri.js";
 import { lineOf, position } from "../helpers/anchors.js";
 import { copyFixture, readText, type TempProject } from "../helpers/fixtures.js";

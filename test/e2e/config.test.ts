@@ -7,7 +7,7 @@ import { access, mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { allTools } from "../../src/tools/index.js";
-import { writesFiles } from "../../src/tools/tool.js";
+import { writesFiles } from "../../src/tools/kit/define.js";
 import { makeTempProject, type TempProject } from "../helpers/fixtures.js";
 import { callOk, type ScalpelHandle, startScalpel } from "../helpers/mcp.js";
 

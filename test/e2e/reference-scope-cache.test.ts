@@ -1,5 +1,5 @@
 /**
- * The reference scope is kept between calls (src/project/reference-scope-cache.ts) — and still
+ * The reference scope is kept between calls (src/references/scope-cache.ts) — and still
  * depends on the disk only: over the built CLI on ts-projects (a tsconfig over src/ only, test/
  * and scripts/ outside it), a file outside the tsconfig that starts mentioning the symbol is found
  * by the next call, whether another process wrote it or scalpel did. Each change is made right
@@ -21,7 +21,7 @@ interface RefsResult {
   incomplete_reason?: string;
 }
 
-const query = { name_path: "HttpError", relative_path: "src/errors.ts", context_lines: 0 };
+const query = { name_path: "HttpError", relative_path: "src/core/errors.ts", context_lines: 0 };
 
 /** Writes a file from another process, as an editor or `git checkout` would. */
 function writeElsewhere(abs: string, text: string): void {

@@ -6,9 +6,9 @@
 import { strict as assert } from "node:assert";
 import { after, before, describe, it } from "node:test";
 import type { Hover, MarkupContent } from "vscode-languageserver-protocol";
-import type { LanguageAdapter } from "../../language-servers/adapter.js";
 import { rustAnalyzerAdapter } from "../../language-servers/rust-analyzer.js";
 import { typescriptAdapter } from "../../language-servers/typescript.js";
+import type { LanguageAdapter } from "../../src/languages/adapter.js";
 import { position } from "../helpers/anchors.js";
 import { copyFixture, readText, type TempProject } from "../helpers/fixtures.js";
 import { callOk, type ScalpelHandle, startScalpel } from "../helpers/mcp.js";

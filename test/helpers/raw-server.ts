@@ -3,8 +3,8 @@
  * tool's answer with what the server itself says — as bench/run.ts measures its floor.
  */
 import { join } from "node:path";
-import type { LanguageAdapter } from "../../language-servers/adapter.js";
-import { log } from "../../src/log.js";
+import { log } from "../../src/core/log.js";
+import type { LanguageAdapter } from "../../src/languages/adapter.js";
 import { LspSession } from "../../src/lsp/session.js";
 import type { Position } from "./anchors.js";
 

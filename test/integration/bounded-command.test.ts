@@ -1,4 +1,4 @@
-// runBounded (src/lsp/bounded-command.ts): the whole-project checks' runner. A command that outlives
+// runBounded (src/process/bounded-command.ts): the whole-project checks' runner. A command that outlives
 // its bound, or whose call is cancelled, is killed with everything it forked; output is kept whole.
 import { strict as assert } from "node:assert";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
@@ -6,9 +6,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
-import { log } from "../../src/log.js";
-import { runBounded } from "../../src/lsp/bounded-command.js";
-import { groupAlive } from "../../src/lsp/process.js";
+import { log } from "../../src/core/log.js";
+import { runBounded } from "../../src/process/bounded-command.js";
+import { groupAlive } from "../../src/process/spawn.js";
 import { isAlive } from "../helpers/mcp.js";
 
 const node = (script: string) => ({ command: process.execPath, args: ["-e", script] });

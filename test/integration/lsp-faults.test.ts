@@ -4,11 +4,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { isAppError } from "../../src/errors.js";
-import { log } from "../../src/log.js";
-import { killAllServersSync } from "../../src/lsp/process.js";
+import { isAppError } from "../../src/core/errors.js";
+import { log } from "../../src/core/log.js";
 import { LspSession } from "../../src/lsp/session.js";
 import type { EssentialProcess, ReadinessRule, ServerSpec, SessionStatus } from "../../src/lsp/types.js";
+import { killAllServersSync } from "../../src/process/spawn.js";
 
 const fake = fileURLToPath(new URL("../helpers/fake-lsp.mjs", import.meta.url));
 let root: string;

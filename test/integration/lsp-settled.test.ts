@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { typescriptAdapter } from "../../language-servers/typescript.js";
-import { log } from "../../src/log.js";
+import { log } from "../../src/core/log.js";
 import { LspSession } from "../../src/lsp/session.js";
 import { writeFromAnotherProcess } from "../helpers/fixtures.js";
 

@@ -6,10 +6,10 @@ import { join } from "node:path";
 import { after, before, test } from "node:test";
 import type { DocumentSymbol, Location } from "vscode-languageserver-protocol";
 import { normalizeTypescriptSymbols, typescriptAdapter } from "../../language-servers/typescript.js";
-import { log } from "../../src/log.js";
-import { groupAlive, liveServerGroups } from "../../src/lsp/process.js";
+import { log } from "../../src/core/log.js";
 import { LspSession } from "../../src/lsp/session.js";
 import { uriToPath } from "../../src/lsp/uri.js";
+import { groupAlive, liveServerGroups } from "../../src/process/spawn.js";
 import { buildTree, type SymbolNode } from "../../src/symbols/tree.js";
 
 const shapes = `export interface Shape {

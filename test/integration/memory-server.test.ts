@@ -11,11 +11,11 @@ import { after, before, describe, test } from "node:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
-import { log } from "../../src/log.js";
+import { log } from "../../src/core/log.js";
 import { createServer } from "../../src/server.js";
 import { allTools } from "../../src/tools/index.js";
-import { writesFiles } from "../../src/tools/tool.js";
-import { Workspace } from "../../src/workspace.js";
+import { writesFiles } from "../../src/tools/kit/define.js";
+import { Workspace } from "../../src/workspace/workspace.js";
 import { makeTempProject, type TempProject } from "../helpers/fixtures.js";
 
 const writingTools = allTools.filter(writesFiles).map((t) => t.name);

@@ -10,10 +10,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { log } from "../../src/log.js";
-import { killAllServersSync } from "../../src/lsp/process.js";
+import { log } from "../../src/core/log.js";
 import { LspSession } from "../../src/lsp/session.js";
 import type { ServerSpec } from "../../src/lsp/types.js";
+import { killAllServersSync } from "../../src/process/spawn.js";
 
 const fake = fileURLToPath(new URL("../helpers/fake-dropped-check.mjs", import.meta.url));
 let root: string;

@@ -10,11 +10,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { fileURLToPath } from "node:url";
-import type { LanguageAdapter } from "../../language-servers/adapter.js";
-import { isAppError } from "../../src/errors.js";
-import { log } from "../../src/log.js";
-import { killAllServersSync } from "../../src/lsp/process.js";
-import { restartBackoffMs, ServerPool } from "../../src/project/server-pool.js";
+import { isAppError } from "../../src/core/errors.js";
+import { log } from "../../src/core/log.js";
+import type { LanguageAdapter } from "../../src/languages/adapter.js";
+import { killAllServersSync } from "../../src/process/spawn.js";
+import { restartBackoffMs, ServerPool } from "../../src/servers/server-pool.js";
 
 const fake = fileURLToPath(new URL("../helpers/fake-lsp.mjs", import.meta.url));
 let root: string;

@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { z } from "zod";
+import { isImportSite } from "../../src/references/import-sites.js";
 import {
   findReferencingSymbolsTool,
   groupReferences,
@@ -12,9 +13,8 @@ import {
   referenceUnits,
   siteLine,
 } from "../../src/tools/find-referencing-symbols.js";
-import { isImportSite } from "../../src/tools/import-sites.js";
-import { fitBudget, renderAnswer } from "../../src/tools/run-tool.js";
-import { defineTool, readOnly, type ToolDef } from "../../src/tools/tool.js";
+import { defineTool, readOnly, type ToolDef } from "../../src/tools/kit/define.js";
+import { fitBudget, renderAnswer } from "../../src/tools/kit/run.js";
 
 function pagedTool(render: (items: string[]) => string): ToolDef {
   return defineTool({

@@ -4,10 +4,11 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { type DocumentSymbol, SymbolKind } from "vscode-languageserver-protocol";
-import type { LanguageAdapter } from "../../language-servers/adapter.js";
 import { typescriptAdapter } from "../../language-servers/typescript.js";
-import { buildTree, containingSymbol, type NormalizedSymbol, walk } from "../../src/symbols/tree.js";
-import { isTestPath } from "../../src/tools/test-files.js";
+import type { LanguageAdapter } from "../../src/languages/adapter.js";
+import type { NormalizedSymbol } from "../../src/languages/normalized-symbol.js";
+import { isTestPath } from "../../src/languages/test-files.js";
+import { buildTree, containingSymbol, walk } from "../../src/symbols/tree.js";
 
 const r = (l1: number, c1: number, l2: number, c2: number) => ({
   start: { line: l1, character: c1 },

@@ -3,8 +3,8 @@ import * as assert from "node:assert/strict";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { AppError } from "../../src/errors.js";
-import { defaultConfig, loadProjectConfig, parseProjectConfig } from "../../src/project/config.js";
+import { defaultConfig, loadProjectConfig, parseProjectConfig } from "../../src/config/project-config.js";
+import { AppError } from "../../src/core/errors.js";
 import { makeTempProject, type TempProject } from "../helpers/fixtures.js";
 
 function invalid(text: string): string {

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { customAdapter, settingsSection } from "../../language-servers/custom.js";
 import { adaptersFor } from "../../language-servers/index.js";
-import { parseProjectConfig } from "../../src/project/config.js";
+import { parseProjectConfig } from "../../src/config/project-config.js";
 
 const yml = (body: string) => parseProjectConfig(body).language_servers;
 

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { type DocumentSymbol, SymbolKind } from "vscode-languageserver-protocol";
 import { dartAdapter, findDart, normalizeDartSymbols } from "../../language-servers/dart.js";
-import { log } from "../../src/log.js";
+import { log } from "../../src/core/log.js";
 import { Readiness } from "../../src/lsp/readiness.js";
 import type { ReadinessRule } from "../../src/lsp/types.js";
 

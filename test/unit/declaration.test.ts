@@ -8,17 +8,17 @@ import type { DocumentSymbol } from "vscode-languageserver-protocol";
 import { dartDeclarations } from "../../language-servers/dart.js";
 import { rustDeclarations } from "../../language-servers/rust-analyzer.js";
 import { typescriptDeclarations } from "../../language-servers/typescript.js";
-import { applyTextEdits, positionAt } from "../../src/edits/text.js";
+import { deleteEdit, insertBeforeEdit, replaceBodyEdit, siteOf } from "../../src/edits/symbol-sites.js";
 import {
   type DeclarationSyntax,
   declarationBounds,
   genericDeclarationSyntax,
   markDeclarations,
   replacesHead,
-} from "../../src/symbols/declaration.js";
+} from "../../src/languages/declaration.js";
 import { sliceRange, toSymbolResult } from "../../src/symbols/result.js";
 import { buildTree } from "../../src/symbols/tree.js";
-import { deleteEdit, insertBeforeEdit, replaceBodyEdit, siteOf } from "../../src/tools/symbol-edits.js";
+import { applyTextEdits, positionAt } from "../../src/text/positions.js";
 
 /** The range from the start of `from` to the end of `to` (both unique in `text`). */
 function span(text: string, from: string, to: string) {

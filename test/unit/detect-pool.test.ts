@@ -5,11 +5,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { adaptersFor } from "../../language-servers/index.js";
-import { log } from "../../src/log.js";
-import { parseProjectConfig } from "../../src/project/config.js";
-import { detectLanguages } from "../../src/project/detect.js";
-import { IgnoreRules } from "../../src/project/ignore.js";
-import { ServerPool } from "../../src/project/server-pool.js";
+import { parseProjectConfig } from "../../src/config/project-config.js";
+import { log } from "../../src/core/log.js";
+import { detectLanguages } from "../../src/files/detect-languages.js";
+import { IgnoreRules } from "../../src/files/ignore.js";
+import { ServerPool } from "../../src/servers/server-pool.js";
 
 test("detectLanguages counts files per language, most first, skipping ignored dirs", async () => {
   const root = await mkdtemp(join(tmpdir(), "scalpel-detect-"));

@@ -3,8 +3,8 @@
 // serde_json and rxjs: keying on the containing symbol listed the same hints as new AND resolved).
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import type { Diagnostic } from "../../src/tools/diagnostic.js";
-import { minus } from "../../src/tools/diagnostics-delta.js";
+import { minus } from "../../src/diagnostics/delta.js";
+import type { Diagnostic } from "../../src/diagnostics/diagnostic.js";
 
 function d(line: number, message: string, extra: Partial<Diagnostic> = {}): Diagnostic {
   return {

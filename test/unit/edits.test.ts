@@ -3,12 +3,12 @@ import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, test } from "node:test";
 import { pathToFileURL } from "node:url";
+import { AppError } from "../../src/core/errors.js";
 import { applyPlan } from "../../src/edits/apply.js";
 import type { EditPlan } from "../../src/edits/plan.js";
-import { positionAt, type TextEdit } from "../../src/edits/text.js";
 import { workspaceEditToPlan } from "../../src/edits/workspace-edit.js";
-import { AppError } from "../../src/errors.js";
 import { Sandbox } from "../../src/security/sandbox.js";
+import { positionAt, type TextEdit } from "../../src/text/positions.js";
 import { makeTempProject, type TempProject } from "../helpers/fixtures.js";
 
 let tmp: TempProject;

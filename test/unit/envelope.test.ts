@@ -8,14 +8,14 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { z } from "zod";
-import { log } from "../../src/log.js";
+import { log } from "../../src/core/log.js";
 import { createServer } from "../../src/server.js";
-import { envelopeShape, outputShapeOf } from "../../src/tools/envelope.js";
 import { groupReferences, type ReferenceFile } from "../../src/tools/find-referencing-symbols.js";
 import { allTools } from "../../src/tools/index.js";
-import { cutToFit, fitBudget, renderAnswer, sdkToolError } from "../../src/tools/run-tool.js";
-import type { ToolDef } from "../../src/tools/tool.js";
-import { Workspace } from "../../src/workspace.js";
+import type { ToolDef } from "../../src/tools/kit/define.js";
+import { envelopeShape, outputShapeOf } from "../../src/tools/kit/envelope.js";
+import { cutToFit, fitBudget, renderAnswer, sdkToolError } from "../../src/tools/kit/run.js";
+import { Workspace } from "../../src/workspace/workspace.js";
 
 /**
  * A value valid for `schema` with every optional part present, `n` items per top-level array,

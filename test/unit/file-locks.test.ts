@@ -10,9 +10,9 @@ import { after, before, describe, test } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import { applyPlan, applyRecomputed, isStaleConflict } from "../../src/edits/apply.js";
 import { lockedFileCount, withFileLocks } from "../../src/edits/file-locks.js";
-import { positionAt, readTextFile } from "../../src/edits/text.js";
 import { MemoryStore } from "../../src/memory/store.js";
 import { Sandbox } from "../../src/security/sandbox.js";
+import { positionAt, readTextFile } from "../../src/text/positions.js";
 
 describe("per-file locks", () => {
   let dir: string;

@@ -3,19 +3,20 @@ import { mkdir, readFile, stat, symlink, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { z } from "zod";
-import { AppError } from "../../src/errors.js";
-import { log } from "../../src/log.js";
-import { Project } from "../../src/project/project.js";
-import type { ServerPool } from "../../src/project/server-pool.js";
+import { AppError } from "../../src/core/errors.js";
+import { log } from "../../src/core/log.js";
+import { openProject } from "../../src/project/open-project.js";
+import type { Project } from "../../src/project/project.js";
+import type { ServerPool } from "../../src/servers/server-pool.js";
 import { createTextFileTool } from "../../src/tools/create-text-file.js";
 import { findFileTool } from "../../src/tools/find-file.js";
+import type { ToolContext, ToolDef } from "../../src/tools/kit/define.js";
+import { runTool } from "../../src/tools/kit/run.js";
 import { listDirTool } from "../../src/tools/list-dir.js";
 import { readFileTool } from "../../src/tools/read-file.js";
 import { replaceContentTool } from "../../src/tools/replace-content.js";
-import { runTool } from "../../src/tools/run-tool.js";
 import { searchForPatternTool } from "../../src/tools/search-for-pattern.js";
-import type { ToolContext, ToolDef } from "../../src/tools/tool.js";
-import type { Workspace } from "../../src/workspace.js";
+import type { Workspace } from "../../src/workspace/workspace.js";
 import { makeTempProject, type TempProject } from "../helpers/fixtures.js";
 import { type SearchFile, searchHits } from "../helpers/mcp.js";
 
@@ -32,15 +33,14 @@ async function put(rel: string, text: string): Promise<void> {
 const read = (rel: string) => readFile(join(tmp.dir, rel), "utf8");
 
 function makeProject(readOnly: boolean): Project {
-  const p = new Project({ root: tmp.dir, readOnly }, log);
   // A project without language servers: writes are recorded, no file has a server.
-  p.pool = {
+  const pool = {
     didWrite: async (paths: string[]) => {
       written.push(paths);
     },
     adapterForPath: () => null,
   } as unknown as ServerPool;
-  return p;
+  return openProject({ root: tmp.dir, readOnly, pool }, log);
 }
 
 function ctxFor(p: Project): ToolContext {

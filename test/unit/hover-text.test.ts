@@ -1,6 +1,6 @@
 import { strict as assert } from "node:assert";
 import { test } from "node:test";
-import { hoverText, plainMarkdown } from "../../src/tools/hover-text.js";
+import { hoverText, plainMarkdown } from "../../src/navigation/hover-text.js";
 
 test("a rust-analyzer hover: fenced code verbatim, rules and markup gone, prose kept", () => {
   // Shape measured from rust-analyzer on a documented method (module path, signature, doc).

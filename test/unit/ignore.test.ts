@@ -2,7 +2,7 @@ import * as assert from "node:assert/strict";
 import { mkdir, symlink, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { after, before, test } from "node:test";
-import { IgnoreRules, walkFiles } from "../../src/project/ignore.js";
+import { IgnoreRules, walkFiles } from "../../src/files/ignore.js";
 import { makeTempProject, type TempProject } from "../helpers/fixtures.js";
 
 let tmp: TempProject;

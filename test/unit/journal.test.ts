@@ -3,10 +3,10 @@ import { mkdtemp, readdir, readFile, realpath, rm, writeFile } from "node:fs/pro
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
+import { isAppError } from "../../src/core/errors.js";
+import type { Logger } from "../../src/core/log.js";
 import { applyPlan } from "../../src/edits/apply.js";
 import { EditJournal, journalDir, journalFiles, undoPlan } from "../../src/edits/journal.js";
-import { isAppError } from "../../src/errors.js";
-import type { Logger } from "../../src/log.js";
 import { Sandbox } from "../../src/security/sandbox.js";
 import { SecretRules } from "../../src/security/secrets.js";
 

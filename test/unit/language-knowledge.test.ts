@@ -79,20 +79,20 @@ const nameRule = new RegExp(`(?<![\\w.-])(?:${names.join("|")})(?![\\w-])`, "gi"
  * Legitimate uses, by file: what may be named there and why. Every entry must still be needed.
  */
 const allowed: Readonly<Record<string, { names: readonly string[]; why: string }>> = {
-  "src/version.ts": { names: ["package.json"], why: "scalpel's own package.json, where its version is" },
-  "src/project/server-pool.ts": {
+  "src/core/version.ts": { names: ["package.json"], why: "scalpel's own package.json, where its version is" },
+  "src/servers/server-pool.ts": {
     names: ["node_modules"],
     why: "shortens a server command line for display: scalpel and its bundled servers are installed under node_modules",
   },
-  "src/project/allowed-roots.ts": {
+  "src/config/allowed-roots.ts": {
     names: ["package.json", "Cargo.toml"],
     why: "examples in an error message of what a project's root holds; nothing is read or listed by them",
   },
-  "src/tools/instructions.ts": {
+  "src/onboarding/manual.ts": {
     names: ["tsc", "cargo"],
     why: "examples in the instructions for the agent (what get_project_diagnostics runs)",
   },
-  "src/project/config.ts": {
+  "src/config/project-config.ts": {
     names: ["tsserver"],
     why: "the values of project.yml's typescript_backend setting, which picks between the two TypeScript adapters",
   },
@@ -212,7 +212,7 @@ test("code outside language-servers/ names no built-in language's manifests, ser
   assert.deepEqual(
     offending,
     [],
-    "move this knowledge into the language's adapter (language-servers/adapter.ts says which field holds it)",
+    "move this knowledge into the language's adapter (src/languages/adapter.ts says which field holds it)",
   );
   for (const [file, entry] of Object.entries(allowed)) {
     for (const name of entry.names) {

@@ -6,7 +6,7 @@ import * as assert from "node:assert/strict";
 import { mkdir, readdir, readFile, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { AppError } from "../../src/errors.js";
+import { AppError } from "../../src/core/errors.js";
 import { memoryNameProblem, normalizeMemoryName } from "../../src/memory/names.js";
 import { MemoryStore, maxMemoryBytes } from "../../src/memory/store.js";
 import { Sandbox } from "../../src/security/sandbox.js";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { AppError } from "../../src/errors.js";
+import { AppError } from "../../src/core/errors.js";
 import {
   formatNamePath,
   matchesNamePath,

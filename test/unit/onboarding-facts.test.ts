@@ -6,14 +6,15 @@ import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { adapters } from "../../language-servers/index.js";
 import { scriptCommand } from "../../language-servers/npm-facts.js";
-import { log } from "../../src/log.js";
-import { Project } from "../../src/project/project.js";
-import { onboardingInstructions, projectFacts } from "../../src/tools/onboarding.js";
+import { log } from "../../src/core/log.js";
+import { projectFacts } from "../../src/onboarding/facts.js";
+import { onboardingInstructions } from "../../src/onboarding/instructions.js";
+import { openProject } from "../../src/project/open-project.js";
 import { makeTempProject, type TempProject } from "../helpers/fixtures.js";
 import { missingPaths, put, writePnpmWorkspace } from "../helpers/repo-truth.js";
 
 let tmp: TempProject;
-const project = () => new Project({ root: tmp.dir, readOnly: true }, log);
+const project = () => openProject({ root: tmp.dir, readOnly: true }, log);
 
 before(async () => {
   tmp = await makeTempProject("scalpel-onboarding-facts-");
@@ -119,7 +120,7 @@ test("a Go module: module path, Go version, direct requirements, main packages, 
     await put(go.dir, "cmd/empty/README.md", "no main package here\n");
     await put(go.dir, "go.work", "go 1.22\n\nuse (\n\t.\n\t./tools\n)\n");
     await put(go.dir, "tools/go.mod", "module example.com/tools\n");
-    const facts = await projectFacts(new Project({ root: go.dir, readOnly: true }, log), ["go"]);
+    const facts = await projectFacts(openProject({ root: go.dir, readOnly: true }, log), ["go"]);
     assert.deepEqual(facts.manifests, ["go.mod", "go.work"]);
     assert.deepEqual(facts.notes, [
       "Go module example.com/shop: go 1.22, toolchain go1.23.4, 2 direct requirements (1 indirect) (go.mod)",
@@ -133,7 +134,7 @@ test("a Go module: module path, Go version, direct requirements, main packages, 
     ]);
     assert.deepEqual(facts.workspaces, ["tools"]);
     assert.equal(facts.packageManager, null);
-    const text = await onboardingInstructions(new Project({ root: go.dir, readOnly: true }, log), ["go"]);
+    const text = await onboardingInstructions(openProject({ root: go.dir, readOnly: true }, log), ["go"]);
     assert.match(text, /^- Go module example\.com\/shop: go 1\.22/m);
     assert.match(text, /^- go test \.\/\.\.\. \(go\.mod\)$/m);
     // `cmd/` is where Go keeps its commands (the Go adapter says so), `tools/` is nothing special.
@@ -152,7 +153,7 @@ test("a project with no manifest at all names every manifest onboarding reads", 
   const bare = await makeTempProject("scalpel-onboarding-bare-");
   try {
     await put(bare.dir, "notes.txt", "hello\n");
-    const text = await onboardingInstructions(new Project({ root: bare.dir, readOnly: true }, log), []);
+    const text = await onboardingInstructions(openProject({ root: bare.dir, readOnly: true }, log), []);
     const line = /^- none in (.*): look at the README/m.exec(text)?.[1] ?? "";
     for (const manifest of adapters.flatMap((a) => a.onboarding?.manifests ?? []))
       assert.ok(line.includes(manifest), `${manifest} in: ${line}`);

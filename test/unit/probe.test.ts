@@ -1,5 +1,5 @@
 /**
- * firstRunning (src/lsp/probe.ts), the one search for a working server binary that the adapters
+ * firstRunning (src/process/probe.ts), the one search for a working server binary that the adapters
  * share: real executables in a temp dir (one that answers, one that fails like the rustup proxy
  * does, one that is absent), and a bare name looked up on PATH.
  */
@@ -8,7 +8,7 @@ import { chmod, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { firstRunning } from "../../src/lsp/probe.js";
+import { firstRunning } from "../../src/process/probe.js";
 
 let dir: string;
 const script = async (name: string, body: string) => {

@@ -3,9 +3,9 @@ import { mkdtemp, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
-import { log } from "../../src/log.js";
-import { parseProjectConfig } from "../../src/project/config.js";
-import { Project } from "../../src/project/project.js";
+import { parseProjectConfig } from "../../src/config/project-config.js";
+import { log } from "../../src/core/log.js";
+import { openProject } from "../../src/project/open-project.js";
 
 test("a declared server's ignored_dirs and ignored_paths are ignored; read_only and secrets apply", async () => {
   const root = await realpath(await mkdtemp(join(tmpdir(), "scalpel-project-")));
@@ -22,7 +22,7 @@ test("a declared server's ignored_dirs and ignored_paths are ignored; read_only 
         "    ignored_dirs: [.venv]",
       ].join("\n"),
     );
-    const p = new Project({ root, readOnly: false, config }, log);
+    const p = openProject({ root, readOnly: false, config }, log);
     assert.equal(p.readOnly, true);
     assert.ok(p.ignore.isIgnored(".venv", true));
     assert.ok(p.ignore.isIgnored("generated", true));

@@ -11,7 +11,7 @@ import { adapters } from "../../language-servers/index.js";
 import { pyrightCheck } from "../../language-servers/pyright-check.js";
 import { findPyright, normalizePythonSymbols, pathOutside } from "../../language-servers/python.js";
 import { pythonFacts } from "../../language-servers/python-facts.js";
-import type { NormalizedSymbol } from "../../src/symbols/tree.js";
+import type { NormalizedSymbol } from "../../src/languages/normalized-symbol.js";
 
 const at = (line: number, from = 0, to = from + 5) => ({
   start: { line, character: from },

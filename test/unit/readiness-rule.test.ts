@@ -6,7 +6,7 @@
 import { strict as assert } from "node:assert";
 import { test } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
-import { log } from "../../src/log.js";
+import { log } from "../../src/core/log.js";
 import { clientCapabilities } from "../../src/lsp/capabilities.js";
 import { Readiness } from "../../src/lsp/readiness.js";
 

@@ -10,8 +10,8 @@ import {
   listable,
   type Reference,
 } from "../../src/tools/find-referencing-symbols.js";
-import { fitBudget, renderAnswer } from "../../src/tools/run-tool.js";
-import type { ToolDef } from "../../src/tools/tool.js";
+import type { ToolDef } from "../../src/tools/kit/define.js";
+import { fitBudget, renderAnswer } from "../../src/tools/kit/run.js";
 import { mulberry32 } from "../helpers/prng.js";
 
 const def = findReferencingSymbolsTool as unknown as ToolDef;

@@ -11,17 +11,17 @@ import { mkdir, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { adapters } from "../../language-servers/index.js";
-import { log } from "../../src/log.js";
+import { log } from "../../src/core/log.js";
 import { pathToUri } from "../../src/lsp/uri.js";
-import { answeringProject } from "../../src/project/answering-project.js";
-import { Project } from "../../src/project/project.js";
+import { openProject } from "../../src/project/open-project.js";
+import type { Project } from "../../src/project/project.js";
 import {
   askPerBatch,
   maxOutsideFiles,
   outsideBatchSize,
   referenceScope,
-} from "../../src/project/reference-scope.js";
-import { ServerPool } from "../../src/project/server-pool.js";
+} from "../../src/references/scope.js";
+import { answeringProject } from "../../src/servers/answering-project.js";
 import { makeTempProject, type TempProject } from "../helpers/fixtures.js";
 
 const ts = adapters.find((a) => a.id === "typescript")!;
@@ -94,8 +94,7 @@ before(async () => {
   await put("crates/core/Cargo.toml", "[package]\n");
   await put("crates/core/src/lib.rs", "pub fn f() {}\n");
   await put("loose/main.rs", "fn main() {}\n");
-  project = new Project({ root: tmp.dir, readOnly: true }, log);
-  project.pool = new ServerPool(tmp.dir, adapters, log);
+  project = openProject({ root: tmp.dir, readOnly: true, adapters }, log);
 });
 
 after(async () => {

@@ -4,12 +4,12 @@ import assert from "node:assert/strict";
 import { PassThrough } from "node:stream";
 import { after, before, describe, test } from "node:test";
 import picomatch from "picomatch";
-import { isAppError } from "../../src/errors.js";
+import { withDeadline } from "../../src/core/deadlines.js";
+import { isAppError } from "../../src/core/errors.js";
+import { compileGlob, globMatches } from "../../src/search/glob.js";
+import { findMatches } from "../../src/search/needle-matches.js";
+import { RegexStopped, regexSpans } from "../../src/search/regex-worker.js";
 import { requestIdOf, StdioLineTransport } from "../../src/stdio-transport.js";
-import { withDeadline } from "../../src/tools/deadlines.js";
-import { findMatches } from "../../src/tools/needle-matches.js";
-import { compileGlob, globMatches } from "../../src/tools/regex-glob.js";
-import { RegexStopped, regexSpans } from "../../src/tools/regex-worker.js";
 
 const live = () => new AbortController().signal;
 const where = "'f.txt'";

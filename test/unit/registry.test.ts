@@ -3,8 +3,8 @@ import * as assert from "node:assert/strict";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { AppError } from "../../src/errors.js";
-import { isProjectName, ProjectRegistry, registryFile, scalpelHome } from "../../src/project/registry.js";
+import { isProjectName, ProjectRegistry, registryFile, scalpelHome } from "../../src/config/registry.js";
+import { AppError } from "../../src/core/errors.js";
 import { makeTempProject, type TempProject } from "../helpers/fixtures.js";
 
 let tmp: TempProject;

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { rustAnalyzerAdapter, rustAnalyzerCandidates } from "../../language-servers/rust-analyzer.js";
-import { log } from "../../src/log.js";
+import { log } from "../../src/core/log.js";
 import { clientCapabilities } from "../../src/lsp/capabilities.js";
 import { PushedCheck } from "../../src/lsp/pushed-check.js";
 import { Readiness } from "../../src/lsp/readiness.js";

@@ -1,5 +1,5 @@
 /**
- * Texts of reference-site files kept between calls (src/project/site-text-cache.ts): forgotten when
+ * Texts of reference-site files kept between calls (src/references/site-text-cache.ts): forgotten when
  * the session reports the file or a directory above it changed, never used from a directory
  * without a watch, and not kept when a change overtook the read. The session here is a stand-in
  * whose reports the test makes; the real reports (watcher events, scalpel's writes) are covered
@@ -11,7 +11,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { pathToFileURL } from "node:url";
-import { factKey, type SiteFacts, type SiteText, SiteTextCache } from "../../src/project/site-text-cache.js";
+import {
+  factKey,
+  type SiteFacts,
+  type SiteText,
+  SiteTextCache,
+} from "../../src/references/site-text-cache.js";
 import { Sandbox } from "../../src/security/sandbox.js";
 
 const root = "/project";

@@ -3,6 +3,7 @@ import { chmod, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
+import { AppError } from "../../src/core/errors.js";
 import {
   allLines,
   applyTextEdits,
@@ -20,8 +21,7 @@ import {
   readTextFile,
   splitLines,
   writeTextFileAtomic,
-} from "../../src/edits/text.js";
-import { AppError } from "../../src/errors.js";
+} from "../../src/text/positions.js";
 
 let dir: string;
 before(async () => {

@@ -6,8 +6,8 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { envelopeShape } from "../../src/tools/envelope.js";
 import { allTools } from "../../src/tools/index.js";
+import { envelopeShape } from "../../src/tools/kit/envelope.js";
 
 const root = new URL("../..", import.meta.url).pathname;
 const doc = readFileSync(join(root, "docs", "tools.md"), "utf8");

@@ -8,10 +8,8 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { type CommandSpec, parseCommandLine, UsageError } from "../../src/cli-args.js";
-import { log } from "../../src/log.js";
-import { forbiddenRootReason, isWithin } from "../../src/project/allowed-roots.js";
-import { parseProjectConfig, splitSecretAllowances } from "../../src/project/config.js";
-import { Project } from "../../src/project/project.js";
+import { forbiddenRootReason, isWithin } from "../../src/config/allowed-roots.js";
+import { parseProjectConfig, splitSecretAllowances } from "../../src/config/project-config.js";
 import {
   configDigest,
   TrustStore,
@@ -19,7 +17,9 @@ import {
   trustOf,
   whatTrustEnables,
   whatTrustWouldEnable,
-} from "../../src/project/trust.js";
+} from "../../src/config/trust.js";
+import { log } from "../../src/core/log.js";
+import { openProject } from "../../src/project/open-project.js";
 import { makeTempProject, type TempProject } from "../helpers/fixtures.js";
 
 let tmp: TempProject;
@@ -98,7 +98,7 @@ test("an untrusted project keeps its secret patterns but not its exceptions", ()
   });
   const config = { secrets: ["!.env*", "*.vault"] };
   const make = (trusted: boolean) =>
-    new Project(
+    openProject(
       {
         root: tmp.dir,
         readOnly: false,
@@ -115,7 +115,7 @@ test("an untrusted project keeps its secret patterns but not its exceptions", ()
   assert.equal(trusted.secrets.isSecret(".env"), false);
   assert.deepEqual(trusted.ignoredSecretAllowances, []);
   // Without a trust given, a project is untrusted.
-  assert.equal(new Project({ root: tmp.dir, readOnly: false }, log).trust.trusted, false);
+  assert.equal(openProject({ root: tmp.dir, readOnly: false }, log).trust.trusted, false);
 });
 
 function defaultLike() {

@@ -6,7 +6,8 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { type DocumentSymbol, SymbolKind } from "vscode-languageserver-protocol";
 import { tsconfigFiles } from "../../language-servers/tsconfig-files.js";
-import { dropImportBindings, majorOf, typescriptBackend } from "../../language-servers/typescript-native.js";
+import { majorOf, typescriptBackend } from "../../language-servers/typescript-backend.js";
+import { dropImportBindings } from "../../language-servers/typescript-native.js";
 
 async function tempDir(): Promise<{ dir: string; done: () => Promise<void> }> {
   const dir = await realpath(await mkdtemp(join(tmpdir(), "scalpel-ts-native-")));

@@ -10,12 +10,18 @@ import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promi
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
+import { isAppError } from "../../src/core/errors.js";
 import { applyPlan } from "../../src/edits/apply.js";
 import { EditJournal, journalFiles, undoPlan } from "../../src/edits/journal.js";
 import type { EditPlan } from "../../src/edits/plan.js";
-import { decodeText, encodeText, positionAt, type TextEdit, type TextFormat } from "../../src/edits/text.js";
-import { isAppError } from "../../src/errors.js";
 import { Sandbox } from "../../src/security/sandbox.js";
+import {
+  decodeText,
+  encodeText,
+  positionAt,
+  type TextEdit,
+  type TextFormat,
+} from "../../src/text/positions.js";
 import { mulberry32 } from "../helpers/prng.js";
 
 const sequences = 220;

@@ -6,7 +6,7 @@
 import { strict as assert } from "node:assert";
 import { test } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
-import { log } from "../../src/log.js";
+import { log } from "../../src/core/log.js";
 import { Readiness, reportWaitsTo, throttled, WAIT_REPORT_AFTER_MS } from "../../src/lsp/readiness.js";
 
 const quiet = { ...log, debug: () => {}, info: () => {}, warn: () => {}, child: () => quiet };

@@ -1,0 +1,28 @@
+/** Which languages a project holds, by counting file extensions outside ignored paths. */
+import { extname } from "node:path";
+import type { LanguageAdapter } from "../languages/adapter.js";
+import { type IgnoreRules, walkFiles } from "./ignore.js";
+
+/** Enough files to tell the languages of a large tree without walking all of it. */
+const sampleLimit = 50_000;
+
+export async function detectLanguages(
+  root: string,
+  rules: IgnoreRules,
+  adapters: readonly LanguageAdapter[],
+): Promise<Array<{ language: string; files: number }>> {
+  const counts = new Map<string, number>();
+  const byExt = new Map<string, string>();
+  for (const a of adapters) for (const e of a.extensions) byExt.set(e, a.id);
+  for await (const entry of walkFiles(root, ".", rules, { skipIgnored: true, maxFiles: sampleLimit })) {
+    if (entry.isDir) continue;
+    const id = byExt.get(extname(entry.rel).toLowerCase());
+    if (id !== undefined) counts.set(id, (counts.get(id) ?? 0) + 1);
+  }
+  return (
+    [...counts.entries()]
+      .map(([language, files]) => ({ language, files }))
+      // Ties by id: the order must not depend on the directory walk.
+      .sort((a, b) => b.files - a.files || a.language.localeCompare(b.language))
+  );
+}

@@ -1,0 +1,248 @@
+/**
+ * The texts of reference-site files, kept between calls while the disk keeps them: a warm
+ * find_referencing_symbols quotes a line of every file with a site, and reading them again (six
+ * thread-pool round trips per guarded read) was its largest own cost — 40–130 ms for the 300 site
+ * files of the bench fixture, against 44 ms for the server's whole answer. A text is forgotten when
+ * the session reports its path, or a directory above it, changed (a watcher event from any process,
+ * a write by scalpel: `LspSession.onDiskChange`), and it is used only while its directory is
+ * watched; every first read still goes through the guarded reader.
+ *
+ * Besides the texts, what each site showed (`SiteFacts`) is kept, apart from them and never as the
+ * file's symbol tree or split lines: kept per file with the texts for the 5,000 site files of the
+ * generated 5k project, the trees (~33 KB a file) and lines (~6 KB) held 150–190 MB of scalpel's
+ * live heap after warm references (249 MB live in all), against 20 MB for the texts. A repeated
+ * call needs neither, nor the text: its sites' facts answer it (a few hundred bytes a site), so
+ * they stay even for files whose text does not fit the texts' bound (20k files: 80 MB of text).
+ */
+import { dirname, sep } from "node:path";
+import { uriToPath } from "../lsp/uri.js";
+import type { Located } from "../security/sandbox.js";
+import type { WatchedSession } from "./scope-cache.js";
+
+export interface SiteText {
+  text: string;
+}
+
+/** One reference site as the answer shows it, for one symbol asked about. */
+export interface SiteFacts {
+  /** The site declares a symbol of the asked one's name and kind (an overload): left out. */
+  declares: boolean;
+  /** An import or re-export that only names the symbol. */
+  import: boolean;
+  container: { namePath: string; kind: string } | null;
+  /** The site's line as quoted with context_lines 0. */
+  line: string;
+}
+
+/** The site at `pos` of a file, for a symbol of `like`'s name and kind. */
+export function factKey(
+  pos: { line: number; character: number },
+  like: { name: string; kind: string },
+): string {
+  return `${pos.line}:${pos.character}:${like.kind}:${like.name}`;
+}
+
+/** What a kept fact weighs besides its strings: the Map entry and the object, in characters. */
+const factOverhead = 96;
+/**
+ * Facts kept at most, weighed in characters (`factOverhead` and their strings): ~16 MB, about
+ * 100,000 sites of the bench's projects (each of whose files has one site). The least recently
+ * used file's go first.
+ */
+const defaultMaxFactChars = 16 * 1024 * 1024;
+
+/** Where a site's URI points, as the sandbox told: kept like the texts, for the sandbox that told. */
+interface Place {
+  sandbox: object;
+  abs: string;
+  where: Located;
+}
+
+/**
+ * Characters kept at most (UTF-16 units; ASCII text takes a byte each). Before the facts were
+ * kept, the site files of one call were all needed again by the next: at 16 Mi characters the
+ * 5,000 site files of the generated 5k project (4 KB each) did not fit, and dropping the oldest
+ * made every warm call miss every file (a warm find_referencing_symbols 9× the raw request). A
+ * repeated call now needs no text (its facts answer it); texts spare the reads of another symbol's
+ * sites in the same files and of rename's pins. 32 Mi still holds the 5k project's 20 MB; at 20k
+ * files (80 MB of text) 64 Mi kept 64 MB of scalpel's 215 MB live heap. A file is kept only by
+ * pushing out texts unused for `staleMs`; past that the newcomer is not kept, so a working set
+ * larger than the bound still hits for the part that fits.
+ */
+const defaultMaxChars = 32 * 1024 * 1024;
+/** A kept text unused this long may make room for another. */
+const defaultStaleMs = 60_000;
+/** Site places kept at most; the oldest go first. */
+const maxPlaces = 100_000;
+
+export interface SiteTextBounds {
+  maxChars?: number;
+  maxFactChars?: number;
+  staleMs?: number;
+  now?: () => number;
+}
+
+export class SiteTextCache {
+  /** In order of last use, the least recently used first. */
+  private readonly texts = new Map<string, SiteText>();
+  private readonly used = new Map<string, number>();
+  private readonly maxChars: number;
+  private readonly staleMs: number;
+  private readonly now: () => number;
+  /**
+   * By URI. Locating each site again (a realpath and a stat per site: the sandbox's checks) cost
+   * 25 ms of a warm call for 1,000 sites. Only a URI that spells its file's own path is kept (not
+   * a symlinked alias), so the change reports that forget its text forget its place too.
+   */
+  private readonly places = new Map<string, Place>();
+  private chars = 0;
+  /** By file, in order of last use: each file's facts by `factKey`, and their weight. */
+  private readonly facts = new Map<string, { byKey: Map<string, SiteFacts>; chars: number }>();
+  private factChars = 0;
+  private readonly maxFactChars: number;
+  /** Bumped by every reported change: a read that a change overtook is not kept. */
+  private generation = 0;
+  readonly stop: () => void;
+
+  constructor(
+    private readonly session: WatchedSession,
+    bounds: SiteTextBounds = {},
+  ) {
+    this.maxChars = bounds.maxChars ?? defaultMaxChars;
+    this.staleMs = bounds.staleMs ?? defaultStaleMs;
+    this.maxFactChars = bounds.maxFactChars ?? defaultMaxFactChars;
+    this.now = bounds.now ?? Date.now;
+    this.stop = session.onDiskChange((paths) => this.changed(paths));
+  }
+
+  get mark(): number {
+    return this.generation;
+  }
+
+  get(abs: string): SiteText | undefined {
+    const hit = this.texts.get(abs);
+    if (!hit || !this.session.watches(dirname(abs))) return undefined;
+    this.touch(abs, hit);
+    return hit;
+  }
+
+  keep(mark: number, abs: string, text: SiteText): void {
+    if (mark !== this.generation || !this.session.watches(dirname(abs))) return;
+    this.drop(abs);
+    this.touch(abs, text);
+    this.chars += text.text.length;
+    const now = this.now();
+    for (const [oldest] of this.texts) {
+      if (this.chars <= this.maxChars) break;
+      // Recently used texts stay; the newcomer goes instead.
+      this.drop(now - (this.used.get(oldest) ?? 0) >= this.staleMs ? oldest : abs);
+    }
+  }
+
+  /** What sites of the file showed, while nothing under it changed. */
+  factsOf(abs: string): ReadonlyMap<string, SiteFacts> | undefined {
+    const hit = this.facts.get(abs);
+    if (!hit || !this.session.watches(dirname(abs))) return undefined;
+    this.facts.delete(abs);
+    this.facts.set(abs, hit);
+    return hit.byKey;
+  }
+
+  /**
+   * Keeps what a site showed, worked out from the file's text as it was at `mark` (the cache's
+   * generation when the text was read or found kept): not kept when a change overtook it.
+   */
+  keepFacts(mark: number, abs: string, key: string, facts: SiteFacts): void {
+    if (mark !== this.generation || !this.session.watches(dirname(abs))) return;
+    let file = this.facts.get(abs);
+    if (!file) {
+      file = { byKey: new Map(), chars: 0 };
+      this.facts.set(abs, file);
+    }
+    if (file.byKey.has(key)) return;
+    // A line cut from the text points into it (V8 keeps a slice's whole parent): kept, it would
+    // keep the text too, whether or not the text is kept.
+    facts = { ...facts, line: JSON.parse(JSON.stringify(facts.line)) as string };
+    const weight = factOverhead + key.length + facts.line.length + (facts.container?.namePath.length ?? 0);
+    file.byKey.set(key, facts);
+    file.chars += weight;
+    this.factChars += weight;
+    for (const [oldest] of this.facts) {
+      if (this.factChars <= this.maxFactChars) break;
+      this.dropFacts(oldest);
+    }
+  }
+
+  /** What is kept, in characters: texts, and facts by their weight. */
+  get size(): { texts: number; facts: number } {
+    return { texts: this.chars, facts: this.factChars };
+  }
+
+  private touch(abs: string, text: SiteText): void {
+    this.texts.delete(abs);
+    this.texts.set(abs, text);
+    this.used.set(abs, this.now());
+  }
+
+  /** The place the sandbox gave for `uri` before, while nothing under it changed. */
+  place(uri: string, sandbox: object): Located | undefined {
+    const hit = this.places.get(uri);
+    return hit && hit.sandbox === sandbox && this.session.watches(dirname(hit.abs)) ? hit.where : undefined;
+  }
+
+  keepPlace(mark: number, uri: string, sandbox: object, where: Located): void {
+    if (mark !== this.generation || where.kind !== "file") return;
+    const abs = where.path.abs;
+    let spelled: string;
+    try {
+      spelled = uriToPath(uri);
+    } catch {
+      return;
+    }
+    if (spelled !== abs || !this.session.watches(dirname(abs))) return;
+    this.places.set(uri, { sandbox, abs, where });
+    // Bounded like the texts, by count: a place is a few short strings.
+    if (this.places.size > maxPlaces) this.places.delete(this.places.keys().next().value as string);
+  }
+
+  private changed(paths: readonly string[]): void {
+    this.generation++;
+    for (const path of paths) {
+      this.drop(path);
+      this.dropFacts(path);
+      // A directory renamed or removed: everything below it.
+      const below = path + sep;
+      for (const abs of this.texts.keys()) if (abs.startsWith(below)) this.drop(abs);
+      for (const abs of this.facts.keys()) if (abs.startsWith(below)) this.dropFacts(abs);
+      for (const [uri, p] of this.places)
+        if (p.abs === path || p.abs.startsWith(below)) this.places.delete(uri);
+    }
+  }
+
+  private drop(abs: string): void {
+    const had = this.texts.get(abs);
+    if (!had) return;
+    this.chars -= had.text.length;
+    this.texts.delete(abs);
+    this.used.delete(abs);
+  }
+
+  private dropFacts(abs: string): void {
+    const had = this.facts.get(abs);
+    if (!had) return;
+    this.factChars -= had.chars;
+    this.facts.delete(abs);
+  }
+}
+
+const caches = new WeakMap<WatchedSession, { startedAt: number | undefined; cache: SiteTextCache }>();
+
+/** The cache of one session; a restarted session starts a new one. */
+export function siteTextCache(session: WatchedSession): SiteTextCache {
+  const known = caches.get(session);
+  if (known && known.startedAt === session.startedAt) return known.cache;
+  known?.cache.stop();
+  const cache = new SiteTextCache(session);
+  caches.set(session, { startedAt: session.startedAt, cache });
+  return cache;
+}

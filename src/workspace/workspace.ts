@@ -1,0 +1,204 @@
+/**
+ * The state of one MCP session: options and the active project. Activating another project stops
+ * the servers of the previous one.
+ */
+import { realpath, stat } from "node:fs/promises";
+import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
+import { adaptersFor } from "../../language-servers/index.js";
+import { isWithin, notAllowedError, refuseForbiddenRoot } from "../config/allowed-roots.js";
+import { readProjectConfig, splitSecretAllowances } from "../config/project-config.js";
+import { ProjectRegistry } from "../config/registry.js";
+import { configDigest, type TrustState, TrustStore, trustOf } from "../config/trust.js";
+import { AppError } from "../core/errors.js";
+import type { Logger } from "../core/log.js";
+import { detectLanguages } from "../files/detect-languages.js";
+import { openProject } from "../project/open-project.js";
+import type { Project } from "../project/project.js";
+import type { EnclosingSecrets } from "../security/secrets.js";
+
+export interface WorkspaceOptions {
+  readOnly: boolean;
+  /** Base for relative project paths. */
+  cwd: string;
+  /**
+   * Folders the user named on the command line (`--projects-in`): projects inside them may be
+   * activated by path (see src/config/allowed-roots.ts).
+   */
+  projectsIn?: readonly string[];
+  /** Where the user-level registry and trust store live (tests); the defaults under $SCALPEL_HOME otherwise. */
+  registry?: ProjectRegistry;
+  trustStore?: TrustStore;
+}
+
+/** How an activation was asked for: by the user (the command line) or by a tool call. */
+export interface ActivateOptions {
+  /**
+   * `startServers: false` leaves every server to start when a tool first needs it: a one-shot
+   * terminal run of a memory or file tool should not boot rust-analyzer.
+   */
+  startServers?: boolean;
+  /** The user named this project (`--project`): it is allowed for the rest of the session. */
+  byUser?: boolean;
+  /** With `byUser`: trust it for this session (`--trust`), as long as its project.yml stays the same. */
+  trustForSession?: boolean;
+}
+
+export class Workspace {
+  /** Why the project given at start-up could not be activated, for the calls that follow. */
+  startupError: string | undefined;
+
+  private current: Project | null = null;
+  private detected: string[] = [];
+  private readonly activationListeners: Array<(project: Project) => void> = [];
+  /** Roots the user named in this session (`--project`), real paths. */
+  private readonly userRoots = new Set<string>();
+  /** Roots trusted for this session (`--trust`) → the digest of the project.yml they were trusted with. */
+  private readonly sessionTrust = new Map<string, string>();
+
+  constructor(
+    readonly options: WorkspaceOptions,
+    readonly log: Logger,
+  ) {}
+
+  get project(): Project | null {
+    return this.current;
+  }
+
+  get languages(): string[] {
+    return this.detected;
+  }
+
+  /** Runs after each activation of a new project (the server re-checks which tools it allows). */
+  onActivate(listener: (project: Project) => void): void {
+    this.activationListeners.push(listener);
+  }
+
+  get registry(): ProjectRegistry {
+    return this.options.registry ?? new ProjectRegistry();
+  }
+
+  get trustStore(): TrustStore {
+    return this.options.trustStore ?? new TrustStore();
+  }
+
+  async activate(projectArg: string, opts: ActivateOptions = {}): Promise<Project> {
+    const root = await resolveRoot(projectArg, this.options.cwd);
+    refuseForbiddenRoot(root);
+    if (opts.byUser) this.userRoots.add(root);
+    else if (!(await this.isAllowed(root))) throw notAllowedError();
+    const { config, text } = await readProjectConfig(root);
+    const digest = configDigest(text);
+    if (opts.byUser && opts.trustForSession) this.sessionTrust.set(root, digest);
+    const trust = trustOf(await this.trustState(root, digest));
+    // Activating the active project again keeps its servers, unless project.yml or its trust
+    // changed since (`scalpel trust` in a terminal, then activate_project, starts what trust allows).
+    if (
+      this.current?.root === root &&
+      this.current.trust.state === trust.state &&
+      JSON.stringify(this.current.config) === JSON.stringify(config)
+    ) {
+      // ... and gives a failed server its restart budget back (the way to restart one).
+      this.current.pool.renew();
+      return this.current;
+    }
+    await this.current?.pool.shutdown();
+    // Servers declared in project.yml join (or replace) the built-in adapters for every tool, once
+    // the project is trusted; until then every adapter runs nothing of the repository.
+    const adapters = adaptersFor(config.language_servers, trust, {
+      root,
+      backend: config.typescript_backend,
+    });
+    const project = openProject(
+      {
+        root,
+        readOnly: this.options.readOnly,
+        config,
+        trust,
+        enclosingSecrets: await this.enclosingSecrets(root),
+        adapters,
+      },
+      this.log,
+    );
+    if (!trust.trusted) {
+      this.log.info(
+        `project not trusted (${trust.state}): declared servers, repository binaries and build scripts stay off`,
+      );
+    }
+    const found = await detectLanguages(root, project.ignore, adapters);
+    this.detected = config.languages ?? found.map((f) => f.language);
+    this.current = project;
+    this.startupError = undefined;
+    for (const listener of this.activationListeners) listener(project);
+    for (const language of opts.startServers === false ? [] : this.detected) {
+      try {
+        project.pool.start(language);
+      } catch (error) {
+        this.log.warn(`cannot start ${language} server`, error instanceof Error ? error.message : error);
+      }
+    }
+    return project;
+  }
+
+  /** The --project roots, --projects-in folders and registered projects: these and what lies inside them may be activated. */
+  private async allowedRoots(): Promise<string[]> {
+    const named = await Promise.all(
+      (this.options.projectsIn ?? []).map((p) => realpath(resolve(this.options.cwd, p)).catch(() => null)),
+    );
+    return [
+      ...this.userRoots,
+      ...named.filter((p): p is string => p !== null),
+      ...(await this.registry.roots().catch(() => [])),
+    ];
+  }
+
+  private async isAllowed(root: string): Promise<boolean> {
+    return isWithin(root, await this.allowedRoots());
+  }
+
+  /**
+   * The secret patterns of every project.yml above `root`, up to the allowed folder holding it:
+   * a package activated on its own keeps the secrets its enclosing project declared. Folders outside
+   * what the user allowed are never read.
+   */
+  private async enclosingSecrets(root: string): Promise<EnclosingSecrets[]> {
+    const roots = (await this.allowedRoots()).filter((r) => r !== root);
+    const found: EnclosingSecrets[] = [];
+    for (let dir = dirname(root); isWithin(dir, roots); dir = dirname(dir)) {
+      const loaded = await readProjectConfig(dir).catch(() => null);
+      const denies = loaded ? splitSecretAllowances(loaded.config.secrets).denies : [];
+      if (denies.length > 0)
+        found.push({ prefix: relative(dir, root).split(sep).join("/"), patterns: denies });
+      if (dir === dirname(dir)) break;
+    }
+    return found;
+  }
+
+  private async trustState(root: string, digest: string): Promise<TrustState> {
+    if (this.sessionTrust.get(root) === digest) return "session";
+    return this.trustStore.state(root, digest);
+  }
+
+  async shutdown(): Promise<void> {
+    await this.current?.pool.shutdown();
+  }
+}
+
+async function resolveRoot(projectArg: string, cwd: string): Promise<string> {
+  if (projectArg.includes("\0"))
+    throw new AppError("invalid_argument", "The project path contains a NUL byte.");
+  const candidate = isAbsolute(projectArg) ? projectArg : resolve(cwd, projectArg);
+  let real: string;
+  try {
+    real = await realpath(candidate);
+  } catch {
+    throw new AppError(
+      "file_not_found",
+      `No directory '${projectArg}' exists. Give the project's root directory as an absolute path or relative to where scalpel was started.`,
+    );
+  }
+  const s = await stat(real);
+  if (!s.isDirectory()) {
+    throw new AppError("invalid_argument", `'${projectArg}' is a file; give the project's root directory.`);
+  }
+  return real;
+}
