@@ -18,7 +18,7 @@ import { defineTool, readOnly } from "./kit/define.js";
 import { completeness } from "./kit/params.js";
 
 /** 0-based UTF-16 column of the n-th whole-word occurrence of `identifier` in `line`, or -1. */
-export function identifierColumn(line: string, identifier: string, occurrence: number): number {
+function identifierColumn(line: string, identifier: string, occurrence: number): number {
   const escaped = identifier.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   const re = new RegExp(`(?<![\\p{L}\\p{N}_$])${escaped}(?![\\p{L}\\p{N}_$])`, "gu");
   let n = 0;

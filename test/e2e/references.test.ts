@@ -7,7 +7,7 @@
 
 import { strict as assert } from "node:assert";
 import { after, before, describe, it } from "node:test";
-import { siteLine } from "../../src/tools/find-referencing-symbols.js";
+import { siteLine } from "../../src/references/sites.js";
 import { lineOf, lineText, sitesOn } from "../helpers/anchors.js";
 import {
   copyFixture,

@@ -6,13 +6,9 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { z } from "zod";
 import { isImportSite } from "../../src/references/import-sites.js";
-import {
-  findReferencingSymbolsTool,
-  groupReferences,
-  type Reference,
-  referenceUnits,
-  siteLine,
-} from "../../src/tools/find-referencing-symbols.js";
+import { groupReferences, referenceUnits } from "../../src/references/listing.js";
+import { type Reference, siteLine } from "../../src/references/sites.js";
+import { findReferencingSymbolsTool } from "../../src/tools/find-referencing-symbols.js";
 import { defineTool, readOnly, type ToolDef } from "../../src/tools/kit/define.js";
 import { fitBudget, renderAnswer } from "../../src/tools/kit/run.js";
 

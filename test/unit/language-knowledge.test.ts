@@ -12,7 +12,7 @@ import { join, relative } from "node:path";
 import { test } from "node:test";
 import ts from "typescript";
 import { adapters, probedAdapters } from "../../language-servers/index.js";
-import { otherCodeExtensions } from "../../src/tools/search-for-pattern.js";
+import { otherCodeExtensions } from "../../src/search/text-search.js";
 
 const root = new URL("../..", import.meta.url).pathname;
 

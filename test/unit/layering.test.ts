@@ -1,60 +1,72 @@
-// Holds the layering of design.md: lsp/ never imports upward, and only the two transports
-// (server.ts for stdio, http.ts for Streamable HTTP) touch the MCP SDK (the wrapper stays SDK-free
-// so the terminal path is identical).
+// Holds the layering of docs/architecture.md: each folder imports only the folders below it (no
+// file or folder cycle), lsp/ and the adapters know nothing of projects or tools, only the
+// transports touch the MCP SDK, only process/ spawns, and src/tools/ holds tools (plus its kit).
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import { join, relative } from "node:path";
+import { readFileSync } from "node:fs";
+import { basename, dirname, join, relative } from "node:path";
 import { test } from "node:test";
+import {
+  cycles,
+  sourceFiles as files,
+  folderGraph,
+  importGraph,
+  repoRoot as root,
+  specifiers,
+} from "../helpers/imports.js";
 
-const root = new URL("../..", import.meta.url).pathname;
+const graph = importGraph();
+const importers = (pred: (target: string) => boolean) =>
+  [...graph].flatMap(([f, ts]) => ts.filter(pred).map((t) => `${f} imports ${t}`));
+const inFolder = (file: string, folder: string) => file.startsWith(`${folder}/`);
 
-function files(dir: string): string[] {
-  return readdirSync(dir).flatMap((n) => {
-    const full = join(dir, n);
-    return statSync(full).isDirectory() ? files(full) : n.endsWith(".ts") ? [full] : [];
-  });
-}
+/** What each folder below the transports may import (besides itself and packages). */
+const allowed: Record<string, readonly string[]> = {
+  "src/core": [],
+  "src/text": ["src/core"],
+  "src/process": ["src/core"],
+  "src/lsp": ["src/core", "src/text", "src/process"],
+  "src/languages": ["src/core", "src/text", "src/lsp", "src/process"],
+  "language-servers": ["src/core", "src/text", "src/lsp", "src/process", "src/languages"],
+};
 
-function imports(file: string): string[] {
-  const text = readFileSync(file, "utf8");
-  return [...text.matchAll(/^\s*(?:import|export)[^"']*?from\s+["']([^"']+)["']/gm)].map((m) => m[1]!);
-}
-
-test("lsp/ imports nothing from the layers above it", () => {
-  for (const f of files(join(root, "src/lsp"))) {
-    for (const spec of imports(f)) {
-      assert.ok(
-        !/\/(tools|project|memory|symbols|edits|security)\//.test(spec) &&
-          !/\.\.\/(server|workspace|cli)\.js$/.test(spec),
-        `${relative(root, f)} imports ${spec}`,
-      );
-    }
-  }
+test("no import cycle between files, and none between folders", () => {
+  assert.deepEqual(cycles(graph), [], "file cycles");
+  assert.deepEqual(cycles(folderGraph(graph)), [], "folder cycles");
 });
 
-test("text/ (the one reader and line model) imports only errors.ts", () => {
-  // lsp/ and edits/ both read project text through it, so it must sit below both.
-  for (const f of files(join(root, "src/text"))) {
-    for (const spec of imports(f)) {
-      if (!spec.startsWith(".")) continue;
-      assert.ok(
-        spec === "../errors.js" || /^\.\/[\w-]+\.js$/.test(spec),
-        `${relative(root, f)} imports ${spec}`,
-      );
+test("the lowest folders import only what lies below them; adapters import no project/ or symbols/", () => {
+  const offenders: string[] = [];
+  for (const [file, targets] of graph) {
+    const folder = dirname(file);
+    const may = allowed[folder];
+    if (!may) continue;
+    for (const t of targets) {
+      const to = dirname(t);
+      if (to !== folder && !may.includes(to)) offenders.push(`${file} imports ${t}`);
     }
   }
+  assert.deepEqual(offenders, []);
+});
+
+test("text/ (the one reader and line model) imports only core/errors.ts", () => {
+  // lsp/ and edits/ both read project text through it, so it must sit below both.
+  const offenders = importers(() => true).filter((line) => {
+    const [file, target] = line.split(" imports ") as [string, string];
+    return inFolder(file, "src/text") && !inFolder(target, "src/text") && target !== "src/core/errors.ts";
+  });
+  assert.deepEqual(offenders, []);
 });
 
 test("only the transports (server.ts, http.ts) import the MCP SDK", () => {
   const users = files(join(root, "src"))
-    .filter((f) => imports(f).some((s) => s.startsWith("@modelcontextprotocol/sdk")))
+    .filter((f) => specifiers(f).some((s) => s.startsWith("@modelcontextprotocol/sdk")))
     .map((f) => relative(root, f));
   assert.deepEqual(users.sort(), ["src/http.ts", "src/server.ts"]);
 });
 
-test("only lsp/ spawns processes", () => {
+test("only process/ spawns processes", () => {
   for (const f of [...files(join(root, "src")), ...files(join(root, "language-servers"))]) {
-    if (f.includes("/src/lsp/")) continue;
+    if (f.includes("/src/process/")) continue;
     const text = readFileSync(f, "utf8");
     assert.ok(
       !/from\s+["'](execa|node:child_process)["']/.test(text),
@@ -63,27 +75,34 @@ test("only lsp/ spawns processes", () => {
   }
 });
 
-test("tools import no other tool (what two tools share lives in a module that is not a tool)", () => {
-  // The tool files are those src/tools/index.ts registers: the modules its `allTools` entries come from.
-  const index = readFileSync(join(root, "src/tools/index.ts"), "utf8");
-  const registered = /allTools[^=]*=\s*\[([^\]]*)\]/.exec(index)?.[1]?.match(/\w+/g) ?? [];
-  const fileOf = new Map<string, string>();
-  for (const m of index.matchAll(/^import\s*\{([^}]*)\}\s*from\s*["']\.\/([\w-]+)\.js["']/gm)) {
-    for (const name of m[1]!.split(",").map((n) => n.replace(/^\s*type\s+/, "").trim())) {
-      fileOf.set(name, `${m[2]}.ts`);
-    }
-  }
-  const toolFiles = new Set(registered.map((name) => fileOf.get(name)));
-  assert.ok(!toolFiles.has(undefined), "every registered tool is imported from a file of src/tools");
-  assert.ok(toolFiles.size >= 30, `tool files found: ${[...toolFiles].join(", ")}`);
+test("only the entry points (src/*.ts) and tools import src/tools/; resources import no tool", () => {
+  const offenders = importers((t) => inFolder(t, "src/tools")).filter((line) => {
+    const file = line.split(" imports ")[0]!;
+    return !inFolder(file, "src/tools") && dirname(file) !== "src";
+  });
+  assert.deepEqual(offenders, []);
+});
+
+test("every file of src/tools/ outside its kit defines exactly one tool, and the list registers it", async () => {
+  const { allTools } = await import("../../src/tools/index.js");
+  const registered = new Set<unknown>(allTools);
   const offenders: string[] = [];
-  for (const file of toolFiles) {
-    for (const spec of imports(join(root, "src/tools", file!))) {
-      const target = /^\.\/([\w-]+)\.js$/.exec(spec)?.[1];
-      if (target !== undefined && toolFiles.has(`${target}.ts`))
-        offenders.push(`${file} imports ${target}.ts`);
-    }
+  for (const file of files(join(root, "src/tools"))) {
+    if (dirname(file) !== join(root, "src/tools") || basename(file) === "index.ts") continue;
+    const mod = (await import(file)) as Record<string, unknown>;
+    const exported = Object.entries(mod);
+    const rel = relative(root, file);
+    if (exported.length !== 1) offenders.push(`${rel} exports ${exported.map(([k]) => k).join(", ")}`);
+    else if (!registered.has(exported[0]![1]))
+      offenders.push(`${rel}: ${exported[0]![0]} is not in allTools`);
   }
+  assert.equal(registered.size, allTools.length);
+  assert.deepEqual(offenders, []);
+});
+
+test("tools import no other tool (what two tools share lives in a service or the kit)", () => {
+  const isTool = (f: string) => dirname(f) === "src/tools" && basename(f) !== "index.ts";
+  const offenders = importers(isTool).filter((line) => isTool(line.split(" imports ")[0]!));
   assert.deepEqual(offenders, []);
 });
 

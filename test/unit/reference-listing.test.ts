@@ -4,12 +4,9 @@
 // budget, with and without context lines, import sites, secret files, from any offset.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import {
-  findReferencingSymbolsTool,
-  groupReferences,
-  listable,
-  type Reference,
-} from "../../src/tools/find-referencing-symbols.js";
+import { groupReferences, listable } from "../../src/references/listing.js";
+import type { Reference } from "../../src/references/sites.js";
+import { findReferencingSymbolsTool } from "../../src/tools/find-referencing-symbols.js";
 import type { ToolDef } from "../../src/tools/kit/define.js";
 import { fitBudget, renderAnswer } from "../../src/tools/kit/run.js";
 import { mulberry32 } from "../helpers/prng.js";

@@ -7,8 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
 import { pathToFileURL } from "node:url";
+import { oncePerPlace } from "../../src/references/sites.js";
 import { Sandbox } from "../../src/security/sandbox.js";
-import { oncePerPlace } from "../../src/tools/find-referencing-symbols.js";
 
 const base = realpathSync(mkdtempSync(join(tmpdir(), "scalpel-places-")));
 const root = join(base, "project");

@@ -99,7 +99,7 @@ test("every error code the code can return is in the Errors table", () => {
   );
   // A documented code must be one the code can produce or one ErrorCode declares.
   const declared = [
-    ...readFileSync(join(root, "src", "errors.ts"), "utf8").matchAll(/\|\s*"([a-z_]+)"/g),
+    ...readFileSync(join(root, "src", "core", "errors.ts"), "utf8").matchAll(/\|\s*"([a-z_]+)"/g),
   ].map((m) => m[1]!);
   for (const code of documented)
     assert.ok(used.has(code) || declared.includes(code), `documented code '${code}' exists nowhere`);
