@@ -5,7 +5,8 @@
 import { randomBytes } from "node:crypto";
 import { AppError } from "../core/errors.js";
 import { type ChangedSymbol, deltaAfter, snapshotBefore } from "../diagnostics/delta.js";
-import { type ApplyResult, applyPlan, applyRecomputed, isStaleConflict, planPaths } from "../edits/apply.js";
+import { type ApplyResult, applyPlan, applyRecomputed, planPaths } from "../edits/apply.js";
+import { isStaleConflict } from "../edits/file-state.js";
 import { journalFiles } from "../edits/journal.js";
 import type { EditPlan } from "../edits/plan.js";
 import type { CallContext } from "../project/call-context.js";

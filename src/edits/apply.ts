@@ -9,24 +9,28 @@
  * write (any tool, any project of this process): an edit lands on the text it was computed against,
  * or fails with edit_conflict, never overwrites an edit that landed in between.
  */
-import { rmdir, unlink } from "node:fs/promises";
-import { dirname } from "node:path";
 import { AppError } from "../core/errors.js";
-import { type CheckedPath, protectedPathError } from "../security/sandbox.js";
-import { type Eol, matchEol } from "../text/lines.js";
+import { protectedPathError } from "../security/refusals.js";
+import type { CheckedPath } from "../security/sandbox.js";
+import { matchEol } from "../text/lines.js";
 import { applyTextEdits } from "../text/positions.js";
-import {
-  assertEditable,
-  decodeText,
-  encodable,
-  encodeText,
-  readProjectText,
-  type TextFormat,
-} from "../text/read.js";
-import { assertWritableMode, makeDirs, writeFileAtomic } from "../text/write.js";
+import { assertEditable, decodeText, encodable } from "../text/read.js";
+import { assertWritableMode } from "../text/write.js";
 import { unifiedDiff } from "./diff.js";
 import { withFileLocks } from "./file-locks.js";
+import {
+  bytesOf,
+  checkExpected,
+  type FileState,
+  loadState,
+  notFound,
+  readAhead,
+  sameBytes,
+  setText,
+  stale,
+} from "./file-state.js";
 import type { EditPlan } from "./plan.js";
+import { writeAll } from "./write-all.js";
 
 export interface ApplyOptions {
   dryRun: boolean;
@@ -48,23 +52,6 @@ export interface ApplyResult {
   before: Map<string, Buffer | null>;
   /** Exact new bytes per touched path; null = deleted. Lets undo detect later changes. */
   after: Map<string, Buffer | null>;
-}
-
-interface FileState {
-  path: CheckedPath;
-  /** Exact bytes on disk when the plan started; null = missing. */
-  originalBytes: Buffer | null;
-  /** Decoded text on disk when the plan started; null = missing. */
-  original: string | null;
-  originalFormat: TextFormat;
-  current: string | null;
-  format: TextFormat;
-  eol: Eol;
-  /** `current` does not represent its bytes exactly (see TextFile.lossy). */
-  lossy: boolean;
-  /** Exact bytes to write instead of encoding `current` (set by a restore). */
-  raw?: Buffer | null;
-  mode?: number;
 }
 
 /** Every file a plan may read or write. */
@@ -239,181 +226,4 @@ async function runPlan(plan: EditPlan, opts: ApplyOptions): Promise<ApplyResult>
   if (opts.dryRun || changed.length === 0) return result;
   result.written = await writeAll(changed);
   return result;
-}
-
-/** Files read at once ahead of the plan: enough to keep the thread pool busy, few descriptors. */
-const readAheadWidth = 8;
-
-/**
- * Starts reading the plan's files, several at once (touch point of the references/rename speed
- * work, #11): read one after another inside the plan's loop, the 1,000 files of a rename on the
- * bench's generated 1k project took most of a 0.3–1.7 s dry run. The plan's loop still takes the
- * states in its own order (the diff's order); a failed read ahead yields undefined.
- */
-function readAhead(paths: readonly CheckedPath[]): Map<string, Promise<FileState | undefined>> {
-  const ahead = new Map<string, Promise<FileState | undefined>>();
-  let free = readAheadWidth;
-  const waiting: Array<() => void> = [];
-  const take = (): Promise<void> => {
-    if (free === 0) return new Promise((r) => waiting.push(r));
-    free--;
-    return Promise.resolve();
-  };
-  const give = () => {
-    const next = waiting.shift();
-    if (next) next();
-    else free++;
-  };
-  for (const path of paths) {
-    if (ahead.has(path.abs)) continue;
-    const read = take()
-      .then(() => loadState(path))
-      .then(
-        (st) => st,
-        () => undefined,
-      )
-      .finally(give);
-    ahead.set(path.abs, read);
-  }
-  return ahead;
-}
-
-function setText(st: FileState, text: string | null): void {
-  st.current = text;
-  delete st.raw;
-}
-
-/** The bytes the file will hold: unchanged text keeps its exact original bytes. */
-function bytesOf(st: FileState): Buffer | null {
-  if (st.current === null) return null;
-  if (st.raw !== undefined) return st.raw;
-  if (
-    st.originalBytes !== null &&
-    st.current === st.original &&
-    st.format.encoding === st.originalFormat.encoding &&
-    st.format.bom === st.originalFormat.bom
-  ) {
-    return st.originalBytes;
-  }
-  return encodeText(st.current, st.format);
-}
-
-function sameBytes(a: Buffer | null, b: Buffer | null): boolean {
-  return a === null || b === null ? a === b : a.equals(b);
-}
-
-async function loadState(path: CheckedPath): Promise<FileState> {
-  try {
-    const file = await readProjectText(path.abs, path.rel);
-    const format = { encoding: file.encoding, bom: file.bom };
-    const state: FileState = {
-      path,
-      originalBytes: file.bytes,
-      original: file.text,
-      originalFormat: format,
-      current: file.text,
-      format,
-      eol: file.eol,
-      lossy: file.lossy,
-    };
-    // The mode of the file that was read (the reader's fstat), kept by the write.
-    if (file.mode !== undefined) state.mode = file.mode;
-    return state;
-  } catch (e) {
-    if (e instanceof AppError && e.code === "file_not_found") {
-      const format: TextFormat = { encoding: "utf8", bom: false };
-      return {
-        path,
-        originalBytes: null,
-        original: null,
-        originalFormat: format,
-        current: null,
-        format,
-        eol: "\n",
-        lossy: false,
-      };
-    }
-    throw e;
-  }
-}
-
-interface Change {
-  state: FileState;
-  bytes: Buffer | null;
-}
-
-/** Writes new contents first and deletions last, so a failure leaves as little as possible to undo. */
-async function writeAll(changed: Change[]): Promise<string[]> {
-  const order = [...changed.filter((c) => c.bytes !== null), ...changed.filter((c) => c.bytes === null)];
-  const done: Array<{ change: Change; createdDirs: string[] }> = [];
-  for (const c of order) {
-    const s = c.state;
-    const createdDirs: string[] = [];
-    try {
-      if (c.bytes === null) {
-        await unlink(s.path.abs);
-      } else {
-        if (s.originalBytes === null) createdDirs.push(...(await makeDirs(dirname(s.path.abs), s.path.rel)));
-        await writeFileAtomic(s.path.abs, c.bytes, s.mode, s.path.rel);
-      }
-      done.push({ change: c, createdDirs });
-    } catch (e) {
-      const failedRestore = await rollback([...done, { change: c, createdDirs }]);
-      const code = (e as NodeJS.ErrnoException).code ?? "unknown error";
-      const restored =
-        failedRestore.length === 0
-          ? "Every file was left as it was before."
-          : `These files could not be restored and need a look: ${failedRestore.join(", ")}.`;
-      // A refusal of the guarded open (a link swapped meanwhile, a file made read-only) keeps its code.
-      if (e instanceof AppError) throw new AppError(e.code, `${e.message} ${restored}`, e.details);
-      throw new AppError(
-        "write_failed",
-        `Could not write '${s.path.rel}' (${code}), so the edit was not applied. ${restored} Check the file's permissions and retry.`,
-      );
-    }
-  }
-  return order.map((c) => c.state.path.abs);
-}
-
-/** Returns the relative paths that could not be restored. */
-async function rollback(done: Array<{ change: Change; createdDirs: string[] }>): Promise<string[]> {
-  const failed: string[] = [];
-  for (const { change, createdDirs } of [...done].reverse()) {
-    const s = change.state;
-    try {
-      if (s.originalBytes === null) {
-        await unlink(s.path.abs).catch((e: NodeJS.ErrnoException) => {
-          if (e.code !== "ENOENT") throw e;
-        });
-      } else {
-        await writeFileAtomic(s.path.abs, s.originalBytes, s.mode, s.path.rel);
-      }
-      for (const dir of createdDirs) await rmdir(dir).catch(() => {});
-    } catch {
-      failed.push(s.path.rel);
-    }
-  }
-  return failed;
-}
-
-function notFound(rel: string): AppError {
-  return new AppError("file_not_found", `'${rel}' does not exist. Use find_file or list_dir to locate it.`);
-}
-
-/** `details.reason: "stale"` tells a tool it may recompute its edit on the new text and retry. */
-function stale(rel: string): AppError {
-  return new AppError(
-    "edit_conflict",
-    `'${rel}' changed on disk since it was read; nothing was written. Re-read the file (or run the tool again) and retry.`,
-    { reason: "stale", relative_path: rel },
-  );
-}
-
-/** True for the edit_conflict of a file that changed after the edit was computed. */
-export function isStaleConflict(e: unknown): boolean {
-  return e instanceof AppError && e.code === "edit_conflict" && e.details?.reason === "stale";
-}
-
-function checkExpected(st: FileState, expected: string | undefined, rel: string): void {
-  if (expected !== undefined && st.current !== expected) throw stale(rel);
 }

@@ -13,7 +13,8 @@ import type {
   WorkspaceEdit,
 } from "vscode-languageserver-protocol";
 import { AppError } from "../core/errors.js";
-import { type CheckedPath, type Sandbox, secretFileError } from "../security/sandbox.js";
+import { secretFileError } from "../security/refusals.js";
+import type { CheckedPath, Sandbox } from "../security/sandbox.js";
 import type { TextEdit } from "../text/positions.js";
 import type { EditPlan } from "./plan.js";
 

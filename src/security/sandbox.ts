@@ -16,12 +16,14 @@
  * (`text/opened-path.ts`) ask the gate again (`admit`, registered per root) about the real file they
  * opened whenever a link was followed.
  */
-import { lstatSync, realpathSync, type Stats, statSync } from "node:fs";
-import { dirname, isAbsolute, join, posix, relative, sep } from "node:path";
+import { lstatSync, realpathSync, type Stats } from "node:fs";
+import { isAbsolute, join, posix, relative, sep } from "node:path";
 import { AppError } from "../core/errors.js";
 import { uriToPath } from "../lsp/uri.js";
 import { registerGate } from "../text/confine.js";
 import { assertPlainFile, isPlainFile } from "../text/opened-path.js";
+import { realpathOfNearest, statExisting } from "./real-paths.js";
+import { protectedIn, protectedPathError, secretFileError } from "./refusals.js";
 import { SecretRules } from "./secrets.js";
 
 declare const checked: unique symbol;
@@ -300,54 +302,10 @@ export class Sandbox {
   }
 }
 
-/**
- * The refusal for secret files, one wording for every way a path can reach one. `why` says how the
- * path led there when the file was not named directly (a link, a server's edit).
- */
-export function secretFileError(files: readonly string[], why?: string): AppError {
-  const shown = files.slice(0, 10).map((f) => `'${f}'`);
-  const list = shown.join(", ") + (files.length > 10 ? `, … (${files.length} files)` : "");
-  const one = files.length === 1;
-  const allow = files
-    .slice(0, 3)
-    .map((f) => `'!${f}'`)
-    .join(", ");
-  return new AppError(
-    "secret_file",
-    `${list} ${one ? "is a secret file" : "are secret files"}${why ? ` (${why})` : ""}: ${one ? "it matches" : "they match"} the secret patterns (built-in ones such as .env* and *.pem, or 'secrets' in .scalpel/project.yml), so scalpel neither shows nor changes ${one ? "it" : "them"}, and nothing was read or written. If ${one ? "it holds" : "they hold"} no secrets, allow ${one ? "it" : "them"} with ${allow} under 'secrets' in .scalpel/project.yml, then activate the project again.`,
-    { files: [...files] },
-  );
-}
-
-/**
- * Folders the tools never write into (reading them is up to the secret rules): scalpel's own state
- * (project.yml decides which commands run and which files are secret; the journal decides what undo
- * restores) and version-control internals (a `.git/config` or hook runs commands at the next `git`
- * call). Matched on any path segment, case-insensitively (case-insensitive file systems), so a
- * nested repository's or a `.git` file's (worktrees, submodules) are covered too. The memory store
- * and the journal write their own files without the tools.
- */
-export const protectedDirs: readonly string[] = [".scalpel", ".git", ".hg", ".svn", ".bzr", "_darcs", ".jj"];
-const protectedSet = new Set(protectedDirs);
-
-/** The first protected segment of a project-relative path, as spelled there. */
-function protectedIn(rel: string): string | undefined {
-  return rel.split("/").find((segment) => protectedSet.has(segment.toLowerCase()));
-}
-
 /** A CheckedPath, marked when the path as spelled or the file it leads to is protected. */
 function mint(abs: string, rel: string, realRel: string): CheckedPath {
   const shielded = protectedIn(rel) ?? protectedIn(realRel);
   return (shielded === undefined ? { abs, rel } : { abs, rel, protectedBy: shielded }) as CheckedPath;
-}
-
-/** The refusal for writes into `protectedDirs`. */
-export function protectedPathError(rel: string, dir: string): AppError {
-  return new AppError(
-    "protected_path",
-    `'${rel}' is inside '${dir}', which scalpel never writes through its tools (${dir.toLowerCase() === ".scalpel" ? "scalpel's own configuration, trust and undo journal" : "version-control internals, which can run commands"}); nothing was written. Change it yourself outside scalpel if it is really needed; memories are written with write_memory / edit_memory.`,
-    { relative_path: rel, protected: dir },
-  );
 }
 
 /** A spelling a walk never produces (`.`/`..` segments, empty segments, NUL, backslash): checked the slow way. */
@@ -359,47 +317,4 @@ function escapes(rel: string): boolean {
 
 function outside(rel: string, why: string): AppError {
   return new AppError("path_outside_project", `Path '${rel}' is not allowed: ${why}`);
-}
-
-/**
- * Walks up to the nearest existing ancestor and realpaths it. `missing` are the components below it
- * that do not exist yet. A dangling symlink on the way yields null: writing through it would create
- * its target, which may be anywhere.
- */
-function realpathOfNearest(abs: string): { path: string; missing: string[] } | null {
-  const missing: string[] = [];
-  let current = abs;
-  for (;;) {
-    try {
-      return { path: realpathSync.native(current), missing };
-    } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      if (code !== "ENOENT" && code !== "ENOTDIR") return null;
-      if (isLink(current)) return null;
-      const parent = dirname(current);
-      if (parent === current) return null;
-      missing.unshift(current.slice(parent.length).replace(/^[/\\]/, ""));
-      current = parent;
-    }
-  }
-}
-
-/** `statSync` for a path just found to exist; vanished meanwhile → file_not_found. */
-function statExisting(abs: string, rel: string): Stats {
-  try {
-    return statSync(abs);
-  } catch {
-    throw new AppError(
-      "file_not_found",
-      `'${rel}' does not exist (any more). Use find_file or list_dir to locate it.`,
-    );
-  }
-}
-
-function isLink(p: string): boolean {
-  try {
-    return lstatSync(p).isSymbolicLink();
-  } catch {
-    return false;
-  }
 }

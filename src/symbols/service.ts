@@ -13,71 +13,28 @@
  * MCP handshake).
  */
 import { stat } from "node:fs/promises";
-import { dirname, sep } from "node:path";
+import { sep } from "node:path";
 import type { DocumentSymbol, SymbolInformation } from "vscode-languageserver-protocol";
-import { isAppError } from "../core/errors.js";
 import type { Logger } from "../core/log.js";
-import { type CodeFilesHost, codeFilesUnder } from "../files/code-files.js";
+import type { CodeFilesHost } from "../files/code-files.js";
 import type { LanguageAdapter } from "../languages/adapter.js";
 import type { LspSession } from "../lsp/session.js";
-import type { OpenDocument } from "../lsp/types.js";
 import type { CheckedPath } from "../security/sandbox.js";
 import type { ServerPool } from "../servers/server-pool.js";
 import { readProjectText } from "../text/read.js";
-import { SymbolIndexStore, serverKey, type TableRow, textHash } from "./index-store.js";
-import { parseNamePath } from "./name-path.js";
-import { entryOf, fromRow, mayMatch, sameStat, symbolsOf, type TableEntry, toRow } from "./table.js";
+import { CodeFileList } from "./code-file-list.js";
+import { IndexKeys } from "./index-keys.js";
+import { textHash } from "./index-store.js";
+import { scanFiles } from "./scan.js";
+import type { StatLike } from "./stat-all.js";
+import type { IndexProgress, OpenSymbolFile, ScanResult, SymbolFile } from "./symbol-file.js";
+import { sameStat, symbolsOf, type TableEntry } from "./table.js";
+import { SymbolTables } from "./tables.js";
 import { buildTree, hierarchyFromFlat, isDocumentSymbols, type SymbolNode } from "./tree.js";
 import { TreeCache } from "./trees.js";
+import { WatchState } from "./watch-state.js";
 
-/** A file's symbols for exactly `text`, as it is on disk; the server may never have seen it. */
-export interface SymbolFile {
-  path: CheckedPath;
-  text: string;
-  roots: SymbolNode[];
-  adapter: LanguageAdapter;
-}
-
-/** A file's symbols with the document open in its server: positions may be sent about it. */
-export interface OpenSymbolFile extends SymbolFile {
-  doc: OpenDocument;
-  session: LspSession;
-}
-
-/** How far the index is, for answers that are not complete yet. */
-export interface IndexProgress {
-  indexed: number;
-  total: number;
-}
-
-/** One file of a directory scan that may declare the name looked for. */
-export interface ScanHit {
-  path: CheckedPath;
-  roots: SymbolNode[];
-}
-
-export interface ScanResult {
-  hits: ScanHit[];
-  /** Why files were left out (their server is unavailable and the index does not hold them). */
-  problems: Set<string>;
-  /** Files left out for that reason. */
-  missing: number;
-  /** Files whose current text the table held (answered without reading them). */
-  current: number;
-  /** Files scanned. */
-  total: number;
-}
-
-type StatLike = { size: number; mtimeMs: number };
-
-/**
- * How long after the last change the table snapshot is written (the build writes it at its end).
- * Each change pushes the write back: written 3 s after the first change instead, the snapshot was
- * serialized again every 3 s of an index build (13 times, up to 20 MB of JSON and its copies each,
- * on the generated 5k project), which made most of scalpel's peak RSS there (524 MB against
- * 102 MB live after the build). Rows are safe meanwhile: every file's entry is written on its own.
- */
-const saveDelayMs = 3000;
+export type { IndexProgress, OpenSymbolFile, ScanHit, ScanResult, SymbolFile } from "./symbol-file.js";
 
 /** What the symbol service needs of its project. */
 export interface SymbolHost extends CodeFilesHost {
@@ -88,34 +45,35 @@ export interface SymbolHost extends CodeFilesHost {
 }
 
 export class SymbolService {
-  readonly store: SymbolIndexStore;
   /** Files opened in a server by this service (didOpen or a re-sync): the e2e tests count them. */
   opened = 0;
   /** Set by the index build while it runs. */
   progress: IndexProgress | null = null;
-  private readonly keys = new Map<string, Promise<string | null>>();
-  private readonly tables = new Map<string, Promise<Map<string, TableEntry>>>();
-  private readonly loaded = new Map<string, Map<string, TableEntry>>();
-  private readonly resolvedKeys = new Map<string, string | null>();
+  private readonly tables: SymbolTables;
+  private readonly keys: IndexKeys;
+  private readonly watch: WatchState;
   private readonly trees = new TreeCache();
   private readonly pending = new Map<string, Promise<{ text: string; symbols: DocumentSymbol[] }>>();
-  private readonly sessions = new Map<string, LspSession>();
-  private readonly listening = new WeakSet<LspSession>();
-  private readonly saves = new Map<string, NodeJS.Timeout>();
-  private list: CheckedPath[] | null = null;
-  private listValid = false;
-
+  private readonly files: CodeFileList;
   private readonly log: Logger;
 
   constructor(private readonly project: SymbolHost) {
     this.log = project.log.child("index");
-    this.store = new SymbolIndexStore(project.sandbox, !project.readOnly, this.log);
+    this.tables = new SymbolTables(project.sandbox, !project.readOnly, this.log);
+    this.keys = new IndexKeys(project.root);
+    this.watch = new WatchState(project.root, (paths) => this.changed(paths));
+    this.files = new CodeFileList(project, this.watch, (list) => void this.pruneGone(list));
+  }
+
+  /** The persistent store under the tables (the index build reads its counters). */
+  get store() {
+    return this.tables.store;
   }
 
   /** The symbols of a file as it is on disk: memory, then the index, then its server. */
   async file(path: CheckedPath, signal?: AbortSignal): Promise<SymbolFile> {
     const adapter = this.adapterOf(path);
-    const key = await this.keyOf(adapter);
+    const key = await this.keys.of(adapter);
     const st = await stat(path.abs).catch(() => null);
     const text = (await readProjectText(path.abs, path.rel)).text;
     return this.forText(path, adapter, key, text, st, signal);
@@ -132,7 +90,7 @@ export class SymbolService {
     const doc = await session.sync(file.path.abs);
     this.opened++;
     if (doc.text === file.text) return { ...file, doc, session };
-    const key = await this.keyOf(adapter);
+    const key = await this.keys.of(adapter);
     const again = await this.forText(file.path, adapter, key, doc.text, null, signal);
     return { ...again, doc, session };
   }
@@ -143,8 +101,8 @@ export class SymbolService {
     const tree = this.trees.get(abs, hash);
     if (tree) return tree;
     const adapter = this.project.pool.adapterForPath(abs);
-    const key = adapter ? this.resolvedKeys.get(adapter.id) : undefined;
-    const table = key ? this.loaded.get(key) : undefined;
+    const key = adapter ? this.keys.known(adapter.id) : undefined;
+    const table = key ? this.tables.loadedTable(key) : undefined;
     const entry = table?.get(this.relOf(abs));
     if (!entry || entry.hash !== hash) {
       this.log.debug(
@@ -157,18 +115,8 @@ export class SymbolService {
 
   /** The code files under `rel` (a folder, "" for all): from the last walk while the watcher vouches for it. */
   async codeFiles(rel: string, signal?: AbortSignal): Promise<CheckedPath[]> {
-    await this.drain();
-    const start = rel === "" || rel === "." ? "" : `${rel.replace(/\/+$/, "")}/`;
-    const known = this.list && this.listValid && this.watching();
-    // A folder's files without a list to trust: its own walk, not the whole project's.
-    if (!known && start !== "") return codeFilesUnder(this.project, rel, signal);
-    if (!known || !this.list) {
-      // Set before the walk: a change reported while it runs makes the next call walk again.
-      this.listValid = this.watching();
-      this.list = await codeFilesUnder(this.project, "", signal);
-      void this.pruneGone(this.list);
-    }
-    return start === "" ? [...this.list] : this.list.filter((f) => f.rel.startsWith(start));
+    await this.watch.drain();
+    return this.files.under(rel, signal);
   }
 
   /**
@@ -183,71 +131,25 @@ export class SymbolService {
     substring: boolean,
     signal?: AbortSignal,
   ): Promise<ScanResult> {
-    const pattern = parseNamePath(namePath);
-    const name = pattern.segments.at(-1)!.name;
-    const t0 = Date.now();
     this.track(files);
-    await this.drain();
-    const hits: (ScanHit | null)[] = new Array(files.length).fill(null);
-    const problems = new Set<string>();
-    let missing = 0;
-    const unsure: number[] = [];
-    const rows: (TableEntry | undefined)[] = [];
-    for (const [i, f] of files.entries()) {
-      const adapter = this.project.pool.adapterForPath(f.rel);
-      const key = adapter ? await this.keyOf(adapter) : null;
-      const entry = key ? (await this.table(key)).get(f.rel) : undefined;
-      rows[i] = entry;
-      if (entry?.fresh && adapter && this.watched(adapter.id, f.abs)) {
-        if (mayMatch(entry, pattern, substring)) hits[i] = { path: f, roots: this.treeOf(f.abs, entry) };
-      } else unsure.push(i);
-    }
-    const stats = await statAll(unsure.map((i) => files[i]!.abs));
-    const gaps: number[] = [];
-    for (const [k, i] of unsure.entries()) {
-      const f = files[i]!;
-      const st = stats[k];
-      const entry = rows[i];
-      if (st === null) {
-        // Gone since the list was made: its row and entry go too.
-        this.forget(f.rel);
-        continue;
-      }
-      if (entry && st !== undefined && sameStat(entry, st)) {
-        const adapter = this.project.pool.adapterForPath(f.rel);
-        entry.fresh = adapter !== null && this.watched(adapter.id, f.abs);
-        if (mayMatch(entry, pattern, substring)) hits[i] = { path: f, roots: this.treeOf(f.abs, entry) };
-      } else gaps.push(i);
-    }
-    for (const i of gaps) {
-      const f = files[i]!;
-      let text: string;
-      try {
-        text = (await readProjectText(f.abs, f.rel)).text;
-      } catch {
-        continue;
-      }
-      // A name a file does not contain is not declared there: only the others need symbols.
-      if (!text.includes(name)) continue;
-      try {
-        const found = await this.file(f, signal);
-        hits[i] = { path: f, roots: found.roots };
-      } catch (error) {
-        if (!isAppError(error) || error.code !== "language_server_unavailable") throw error;
-        problems.add(error.message);
-        missing++;
-      }
-    }
-    this.log.debug(
-      `scan for ${name}: ${files.length} files, ${files.length - unsure.length} fresh, ${unsure.length - gaps.length} by size and mtime, ${gaps.length} read, in ${Date.now() - t0} ms`,
+    await this.watch.drain();
+    return scanFiles(
+      {
+        row: async (f) => {
+          const adapter = this.project.pool.adapterForPath(f.rel);
+          const key = adapter ? await this.keys.of(adapter) : null;
+          const entry = key ? (await this.tables.table(key)).get(f.rel) : undefined;
+          return { entry, watched: adapter !== null && this.watch.watched(adapter.id, f.abs) };
+        },
+        tree: (f, entry) => this.treeOf(f.abs, entry),
+        read: (f) => this.file(f, signal),
+        forget: (rel) => this.forget(rel),
+        log: this.log,
+      },
+      files,
+      namePath,
+      substring,
     );
-    return {
-      hits: hits.filter((h): h is ScanHit => h !== null),
-      problems,
-      missing,
-      current: files.length - gaps.length,
-      total: files.length,
-    };
   }
 
   /**
@@ -256,16 +158,16 @@ export class SymbolService {
    */
   async check(file: CheckedPath): Promise<"indexed" | "missing" | "gone"> {
     const adapter = this.project.pool.adapterForPath(file.rel);
-    const key = adapter ? await this.keyOf(adapter) : null;
+    const key = adapter ? await this.keys.of(adapter) : null;
     if (!adapter || key === null) return "missing";
-    const table = await this.table(key);
+    const table = await this.tables.table(key);
     const st = await stat(file.abs).catch(() => null);
     if (st === null) {
       this.forget(file.rel);
       return "gone";
     }
     const entry = table.get(file.rel);
-    if (entry && ((entry.fresh && this.watched(adapter.id, file.abs)) || sameStat(entry, st))) {
+    if (entry && ((entry.fresh && this.watch.watched(adapter.id, file.abs)) || sameStat(entry, st))) {
       this.store.stats.reused++;
       return "indexed";
     }
@@ -284,44 +186,22 @@ export class SymbolService {
   }
 
   /** Drops the rows of files not in `present` (the build's full list), and their entries. */
-  async prune(present: readonly CheckedPath[]): Promise<void> {
-    const keep = new Set(present.map((f) => f.rel));
-    for (const [key, table] of this.loaded) {
-      for (const rel of [...table.keys()]) {
-        if (keep.has(rel)) continue;
-        table.delete(rel);
-        await this.store.remove(key, rel);
-        this.scheduleSave(key);
-      }
-    }
-  }
-
-  /** Drops rows of files that are not in a fresh walk and no longer on disk (a delete seen by the walk). */
-  private async pruneGone(list: readonly CheckedPath[]): Promise<void> {
-    const present = new Set(list.map((f) => f.rel));
-    const root = this.project.root;
-    for (const table of this.loaded.values()) {
-      for (const rel of [...table.keys()]) {
-        if (present.has(rel)) continue;
-        const gone = await stat(`${root}${sep}${rel}`).then(
-          () => false,
-          (e: NodeJS.ErrnoException) => e.code === "ENOENT",
-        );
-        if (gone) this.forget(rel);
-      }
-    }
+  prune(present: readonly CheckedPath[]): Promise<void> {
+    return this.tables.prune(new Set(present.map((f) => f.rel)));
   }
 
   /** Writes the table snapshots now (the build's end). */
-  async save(): Promise<void> {
-    for (const key of [...this.saves.keys()]) {
-      clearTimeout(this.saves.get(key));
-      this.saves.delete(key);
-      await this.saveTable(key);
-    }
+  save(): Promise<void> {
+    return this.tables.save();
   }
 
   // ---- internals ----
+
+  /** Drops rows of files that are not in a fresh walk and no longer on disk (a delete seen by the walk). */
+  private async pruneGone(list: readonly CheckedPath[]): Promise<void> {
+    const gone = await this.tables.gone(this.project.root, new Set(list.map((f) => f.rel)));
+    for (const rel of gone) this.forget(rel);
+  }
 
   /** The adapter that serves a file; its server is not needed (nor started) for that. */
   private adapterOf(path: CheckedPath): LanguageAdapter {
@@ -345,64 +225,8 @@ export class SymbolService {
 
   private sessionOf(path: CheckedPath): { session: LspSession; adapter: LanguageAdapter } {
     const found = this.project.pool.sessionFor(path.abs);
-    this.sessions.set(found.adapter.id, found.session);
-    if (!this.listening.has(found.session)) {
-      this.listening.add(found.session);
-      found.session.onDiskChange((paths) => this.changed(paths));
-    }
+    this.watch.attach(found.adapter.id, found.session);
     return found;
-  }
-
-  /**
-   * The index key of an adapter: known before its server starts (launch settings and the version
-   * its probe reads), so a restart finds its entries while the server is still loading.
-   */
-  private keyOf(adapter: LanguageAdapter): Promise<string | null> {
-    let key = this.keys.get(adapter.id);
-    if (!key) {
-      key = (async () => {
-        const spec = adapter.spec(this.project.root);
-        if ("missing" in spec) return null;
-        const version = await Promise.race([
-          adapter.probe(this.project.root).then(
-            (p) => p.version,
-            () => undefined,
-          ),
-          new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 5000).unref()),
-        ]);
-        const k = serverKey({
-          adapter: adapter.id,
-          version,
-          settings: [
-            spec.launch,
-            spec.initializationOptions ?? null,
-            spec.didChangeConfigurationSettings ?? null,
-          ],
-        });
-        this.resolvedKeys.set(adapter.id, k);
-        return k;
-      })();
-      this.keys.set(adapter.id, key);
-    }
-    return key;
-  }
-
-  private table(key: string): Promise<Map<string, TableEntry>> {
-    let t = this.tables.get(key);
-    if (!t) {
-      t = (async () => {
-        const rows = await this.store.loadTable(key);
-        const table = new Map<string, TableEntry>();
-        for (const [rel, row] of Object.entries(rows ?? {})) {
-          const entry = Array.isArray(row) ? fromRow(row) : null;
-          if (entry) table.set(rel, entry);
-        }
-        this.loaded.set(key, table);
-        return table;
-      })();
-      this.tables.set(key, t);
-    }
-    return t;
   }
 
   private async forText(
@@ -417,7 +241,7 @@ export class SymbolService {
     const tree = this.trees.get(path.abs, hash);
     if (tree) return { path, text, roots: tree, adapter };
     if (key !== null) {
-      const entry = (await this.table(key)).get(path.rel);
+      const entry = (await this.tables.table(key)).get(path.rel);
       if (entry && entry.hash === hash) {
         if (st && !sameStat(entry, st)) this.record(key, path, adapter.id, hash, st, symbolsOf(entry), false);
         return { path, text, roots: this.treeOf(path.abs, entry), adapter };
@@ -501,70 +325,23 @@ export class SymbolService {
     symbols: readonly DocumentSymbol[],
     persist: boolean,
   ): void {
-    const table = this.loaded.get(key);
-    if (table)
-      table.set(path.rel, entryOf(hash, st, symbols, st !== null && this.watched(adapterId, path.abs)));
-    if (persist) void this.store.put(key, path.rel, hash, [...symbols]);
-    this.scheduleSave(key);
+    const fresh = st !== null && this.watch.watched(adapterId, path.abs);
+    this.tables.record(key, path.rel, hash, st, symbols, fresh, persist);
   }
 
   /** A file left the disk: its row, its entry and its place in the list go. */
   private forget(rel: string): void {
-    this.listValid = false;
-    this.list = this.list?.filter((f) => f.rel !== rel) ?? null;
-    for (const [key, table] of this.loaded) {
-      if (!table.delete(rel)) continue;
-      void this.store.remove(key, rel);
-      this.scheduleSave(key);
-    }
-  }
-
-  private scheduleSave(key: string): void {
-    clearTimeout(this.saves.get(key));
-    const timer = setTimeout(() => {
-      this.saves.delete(key);
-      void this.saveTable(key);
-    }, saveDelayMs);
-    timer.unref();
-    this.saves.set(key, timer);
-  }
-
-  private async saveTable(key: string): Promise<void> {
-    const table = this.loaded.get(key);
-    if (!table) return;
-    const rows: Record<string, TableRow> = {};
-    for (const [rel, e] of table) rows[rel] = toRow(e);
-    await this.store.saveTable(key, rows);
-  }
-
-  /** Whether the watcher of the adapter's session would report a change to `abs` from now on. */
-  private watched(adapterId: string, abs: string): boolean {
-    return this.sessions.get(adapterId)?.watches(dirname(abs)) === true;
-  }
-
-  /** Whether every server's watcher covers the whole tree (new files are then reported). */
-  private watching(): boolean {
-    const all = [...this.sessions.values()];
-    return all.length > 0 && all.every((s) => s.watches(this.project.root));
-  }
-
-  /** Lets the watchers report what changed on disk before an answer relies on their silence. */
-  private async drain(): Promise<void> {
-    for (const s of this.sessions.values()) {
-      if (s.watches(this.project.root)) await s.refreshOpenDocuments().catch(() => {});
-    }
+    this.files.remove(rel);
+    this.tables.forget(rel);
   }
 
   private changed(paths: readonly string[]): void {
     for (const abs of paths) {
       const rel = this.relOf(abs);
       let known = false;
-      for (const table of this.loaded.values()) {
-        const entry = table.get(rel);
-        if (entry) {
-          entry.fresh = false;
-          known = true;
-        }
+      for (const entry of this.tables.entriesOf(rel)) {
+        entry.fresh = false;
+        known = true;
       }
       if (known) {
         // A deleted file's row and entry go at once (a rename reports both names).
@@ -574,11 +351,8 @@ export class SymbolService {
         continue;
       }
       // A new file, a directory, an ignore file: the list is walked again, rows below are re-checked.
-      this.listValid = false;
-      const below = `${rel}/`;
-      for (const table of this.loaded.values()) {
-        for (const [r, entry] of table) if (r.startsWith(below)) entry.fresh = false;
-      }
+      this.files.invalidate();
+      for (const entry of this.tables.entriesBelow(rel)) entry.fresh = false;
     }
   }
 
@@ -587,22 +361,4 @@ export class SymbolService {
     const rel = abs.startsWith(root + sep) ? abs.slice(root.length + 1) : abs;
     return sep === "/" ? rel : rel.split(sep).join("/");
   }
-}
-
-/** Stats many files, a bounded number at a time: undefined when unknown, null when gone. */
-async function statAll(abs: readonly string[]): Promise<(StatLike | null | undefined)[]> {
-  const out: (StatLike | null | undefined)[] = new Array(abs.length);
-  let next = 0;
-  const worker = async () => {
-    for (let i = next++; i < abs.length; i = next++) {
-      try {
-        const s = await stat(abs[i]!);
-        out[i] = { size: s.size, mtimeMs: s.mtimeMs };
-      } catch (e) {
-        out[i] = (e as NodeJS.ErrnoException).code === "ENOENT" ? null : undefined;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(64, abs.length) }, worker));
-  return out;
 }
