@@ -3,7 +3,7 @@
  * lockfile names, its scripts as that manager runs them, its workspace packages, and entry points
  * mapped back from build outputs (`dist/index.cjs`) to the sources that exist in the tree. A path is
  * named only when it exists and is not ignored; an output with no obvious source is left out. The
- * TypeScript adapters' `onboarding` (src/tools/onboarding.ts shows it).
+ * TypeScript adapters' `onboarding` (src/onboarding/facts.ts reads it).
  */
 import { posix } from "node:path";
 import picomatch from "picomatch";

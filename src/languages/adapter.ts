@@ -128,7 +128,7 @@ export interface LanguageAdapter {
   onboarding?: OnboardingFacts;
 }
 
-/** The manifests of one language, read for onboarding (src/tools/onboarding.ts). */
+/** The manifests of one language, read for onboarding (src/onboarding/facts.ts). */
 export interface OnboardingFacts {
   /** The root files `facts` reads, by exact name: named when a project has no commands at all. */
   manifests: readonly string[];

@@ -1,5 +1,5 @@
 /**
- * The shape of one tool. Every tool is a plain object in `tools/index.ts`; `tools/run-tool.ts` is the
+ * The shape of one tool. Every tool is a plain object in `tools/index.ts`; `tools/kit/run.ts` is the
  * single wrapper that validates, runs, budgets and renders it for both MCP and the terminal.
  */
 import type { z } from "zod";
