@@ -11,10 +11,15 @@
  * when it arrives without any indentation, with the file's indentation unit.
  */
 import type { Position, TextEdit } from "vscode-languageserver-protocol";
-import { type DeclarationSyntax, genericDeclarationSyntax, replacesHead } from "../languages/declaration.js";
+import {
+  type DeclarationSyntax,
+  genericDeclarationSyntax,
+  replacesHead,
+  scanHead,
+} from "../languages/declaration.js";
 import type { SymbolNode } from "../symbols/tree.js";
 import { detectIndentUnit, indentationOf, reindent } from "../text/indent.js";
-import { allLines, detectEol, lineStarts, offsetAt } from "../text/positions.js";
+import { allLines, detectEol, lineStarts, offsetAt, positionAt } from "../text/positions.js";
 
 export interface SymbolSite {
   /** Every line a position can name (`allLines`: a final empty line included). */
@@ -89,13 +94,32 @@ export function replaceBodyEdit(site: SymbolSite, node: SymbolNode, body: string
   if (site.inline) {
     return { range: node.range, newText: text.slice(site.indent.length) };
   }
-  const from = replacesHead(body, site.headText, site.syntax) ? site.head : site.body;
+  const from = replacesHead(body, site.headText, site.syntax) ? headStart(site, body) : site.body;
   const before = (site.lines[from.line] ?? "").slice(0, from.character);
   if (before.trim() !== "") {
     // Attributes share the signature's line (`@override void f()`): they stay, the body follows them.
     return { range: { start: from, end: node.range.end }, newText: text.slice(site.indent.length) };
   }
   return { range: { start: { line: from.line, character: 0 }, end: node.range.end }, newText: text };
+}
+
+/**
+ * Where a replacement that brings its own head starts. New code that brings attributes but no
+ * comment keeps the existing doc comments above them: find_symbol leaves a long doc comment out of
+ * a body, so the body it shows must replace the code without taking the docs with it.
+ */
+function headStart(site: SymbolSite, body: string): Position {
+  const first = body.search(/\S/);
+  const own = scanHead(body, Math.max(first, 0), site.syntax).parts;
+  if (own.some((p) => p.kind !== "attribute")) return site.head;
+  const existing = scanHead(site.headText, 0, site.syntax).parts;
+  const firstAttribute = existing.find((p) => p.kind === "attribute");
+  if (!existing.some((p) => p.kind !== "attribute")) return site.head;
+  if (!firstAttribute) return site.body;
+  const at = positionAt(site.headText, firstAttribute.start);
+  return at.line === 0
+    ? { line: site.head.line, character: site.head.character + at.character }
+    : { line: site.head.line + at.line, character: at.character };
 }
 
 export function insertBeforeEdit(site: SymbolSite, body: string): TextEdit {

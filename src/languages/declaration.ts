@@ -85,46 +85,60 @@ function attributeEnd(text: string, at: number, opener: string, syn: Declaration
   return text[end] === "(" ? balancedEnd(text, end, syn) : end;
 }
 
+/** One piece of a declaration's head, as offsets in the text. */
+export interface HeadPart {
+  kind: "doc" | "comment" | "attribute";
+  start: number;
+  end: number;
+}
+
 /**
  * Skips whitespace, comments and attributes from `from`: `end` is the offset of the first
  * character of code (or of an inner form, which belongs to the enclosing item); `declares` tells
- * whether a doc comment or an attribute was among what was skipped.
+ * whether a doc comment or an attribute was among what was skipped; `parts` lists what was skipped.
  */
 export function scanHead(
   text: string,
   from: number,
   syn: DeclarationSyntax,
-): { end: number; declares: boolean } {
+): { end: number; declares: boolean; parts: HeadPart[] } {
   let i = from;
   let declares = false;
+  const parts: HeadPart[] = [];
+  const done = () => ({ end: i, declares, parts });
   for (;;) {
     while (i < text.length && isSpace(text[i])) i++;
-    if (i >= text.length) return { end: i, declares };
-    if (syn.inner?.some((p) => text.startsWith(p, i))) return { end: i, declares };
+    if (i >= text.length) return done();
+    if (syn.inner?.some((p) => text.startsWith(p, i))) return done();
     const attr = syn.attributes.find((p) => text.startsWith(p, i));
     if (attr) {
       const end = attributeEnd(text, i, attr, syn);
-      if (end < 0) return { end: i, declares };
+      if (end < 0) return done();
+      parts.push({ kind: "attribute", start: i, end });
       i = end;
       declares = true;
       continue;
     }
     const doc = syn.docComments.some((p) => text.startsWith(p, i));
+    const kind = doc ? "doc" : "comment";
     if (syn.lineComments.some((p) => text.startsWith(p, i))) {
       const nl = text.slice(i).search(/[\r\n]/);
-      i = nl < 0 ? text.length : i + nl;
+      const end = nl < 0 ? text.length : i + nl;
+      parts.push({ kind, start: i, end });
+      i = end;
       declares ||= doc;
       continue;
     }
     const block = syn.blockComments.find(([o]) => text.startsWith(o, i));
     if (block) {
       const end = text.indexOf(block[1], i + block[0].length);
-      if (end < 0) return { end: i, declares };
+      if (end < 0) return done();
+      parts.push({ kind, start: i, end: end + block[1].length });
       i = end + block[1].length;
       declares ||= doc;
       continue;
     }
-    return { end: i, declares };
+    return done();
   }
 }
 

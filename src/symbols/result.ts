@@ -4,7 +4,9 @@
  * listed by itself — never on children, nor in a file's overview, whose entry names the file.
  */
 import { z } from "zod";
+import type { DeclarationSyntax } from "../languages/declaration.js";
 import { allLines } from "../text/lines.js";
+import { longDocs } from "./doc-summary.js";
 import type { SymbolNode } from "./tree.js";
 
 export interface SymbolResult {
@@ -14,6 +16,9 @@ export interface SymbolResult {
   start_line: number;
   end_line: number;
   body?: string | undefined;
+  /** With a body whose doc comment is long: its first sentence (the comment is left out of the body). */
+  docs?: string | undefined;
+  docs_lines?: number | undefined;
   detail?: string | undefined;
   children?: SymbolResult[] | undefined;
 }
@@ -29,6 +34,13 @@ export const symbolSchema: z.ZodType<SymbolResult> = z.lazy(() =>
     start_line: z.number().int(),
     end_line: z.number().int(),
     body: z.string().optional(),
+    docs: z
+      .string()
+      .optional()
+      .describe(
+        "a long doc comment's first sentence; the comment is left out of body (include_docs: true keeps it)",
+      ),
+    docs_lines: z.number().int().optional().describe("lines of that doc comment"),
     detail: z.string().optional(),
     children: z.array(symbolSchema).optional(),
   }),
@@ -38,6 +50,11 @@ export interface ToResultOptions {
   depth: number;
   /** File text (BOM stripped) when bodies are wanted. */
   bodyText?: string;
+  /**
+   * With `bodyText`: the file's declaration syntax, to say a long doc comment in one line (`docs`)
+   * instead of in the body. Without it the body holds every doc line.
+   */
+  summariseDocs?: DeclarationSyntax;
   /** Hides nodes such as locals that overviews leave out. */
   keep?: (n: SymbolNode) => boolean;
 }
@@ -49,7 +66,7 @@ export interface ToResultOptions {
  * round-trips through replace_symbol_body unchanged (it brings its own docs, so they are replaced
  * by themselves).
  */
-export function sliceRange(text: string, node: SymbolNode): string {
+export function sliceRange(text: string, node: SymbolNode, skip?: ReadonlySet<number>): string {
   const lines = allLines(text);
   const { end } = node.range;
   const from = declarationStart(node);
@@ -57,8 +74,8 @@ export function sliceRange(text: string, node: SymbolNode): string {
   const lead = first.slice(0, from.character);
   const start = lead.trim() === "" ? { line: from.line, character: 0 } : from;
   if (start.line === end.line) return first.slice(start.character, end.character);
-  const out = [first.slice(start.character)];
-  for (let l = start.line + 1; l < end.line; l++) out.push(lines[l] ?? "");
+  const out = skip?.has(start.line) ? [] : [first.slice(start.character)];
+  for (let l = start.line + 1; l < end.line; l++) if (!skip?.has(l)) out.push(lines[l] ?? "");
   out.push((lines[end.line] ?? "").slice(0, end.character));
   return out.join("\n");
 }
@@ -82,7 +99,14 @@ export function toSymbolResult(
     end_line: node.range.end.line + 1,
   };
   if (node.detail) r.detail = node.detail;
-  if (opts.bodyText !== undefined) r.body = sliceRange(opts.bodyText, node);
+  if (opts.bodyText !== undefined) {
+    const docs = opts.summariseDocs ? longDocs(opts.bodyText, node, opts.summariseDocs) : null;
+    if (docs) {
+      r.docs = docs.sentence;
+      r.docs_lines = docs.lines.size;
+    }
+    r.body = sliceRange(opts.bodyText, node, docs?.lines);
+  }
   if (opts.depth > 0) {
     const kids = node.children.filter((c) => opts.keep?.(c) ?? true);
     if (kids.length > 0) {

@@ -1,12 +1,15 @@
 import { z } from "zod";
 import { plural } from "../core/words.js";
+import { genericDeclarationSyntax } from "../languages/declaration.js";
+import { inlineDocLines } from "../symbols/doc-summary.js";
 import { kindNames } from "../symbols/kinds.js";
 import { parseNamePath } from "../symbols/name-path.js";
 import { renderSymbol } from "../symbols/render.js";
 import { matchSymbols } from "../symbols/resolve.js";
-import { type SymbolResult, symbolSchema, toSymbolResult } from "../symbols/result.js";
+import { type SymbolResult, symbolSchema, type ToResultOptions, toSymbolResult } from "../symbols/result.js";
 import { symbolScope } from "../symbols/scope.js";
 import type { ScanHit, ScanResult, SymbolFile } from "../symbols/service.js";
+import type { SymbolNode } from "../symbols/tree.js";
 import { defineTool, readOnly } from "./kit/define.js";
 import { completeness, excludeTests, maxAnswerChars, offsetParam } from "./kit/params.js";
 
@@ -30,6 +33,12 @@ export const findSymbolTool = defineTool({
       .describe("File or directory to search in; empty for the whole project"),
     depth: z.number().int().min(0).default(0).describe("Levels of children to include"),
     include_body: z.boolean().default(false).describe("Include each symbol's source text"),
+    include_docs: z
+      .boolean()
+      .default(false)
+      .describe(
+        `With include_body: keep a doc comment of over ${inlineDocLines} lines in the body (else its first sentence is given as docs)`,
+      ),
     substring_matching: z.boolean().default(false).describe("Match the last segment as a substring"),
     include_kinds: z.array(z.enum(kindNames as [string, ...string[]])).default([]),
     exclude_kinds: z.array(z.enum(kindNames as [string, ...string[]])).default([]),
@@ -54,7 +63,7 @@ export const findSymbolTool = defineTool({
   paging: { items: "symbols", noun: "symbol", limit: { param: "max_matches", default: defaultMaxMatches } },
   narrowHint: "Give a longer name path, a relative_path, include_kinds, or set include_body false.",
   shrink: [
-    (r) => ({ ...r, symbols: r.symbols.map(({ body: _b, ...s }) => s) }),
+    (r) => ({ ...r, symbols: r.symbols.map(({ body: _b, docs: _d, docs_lines: _l, ...s }) => s) }),
     (r) => ({ ...r, symbols: r.symbols.map(({ body: _b, children: _c, ...s }) => s) }),
   ],
   async run(args, ctx) {
@@ -78,36 +87,54 @@ export const findSymbolTool = defineTool({
       hits.push(...scanned.hits);
       gaps = scanned;
     }
-    const symbols: SymbolResult[] = [];
     // Every match is counted (total); only those in [offset, offset + max_matches) are listed.
     let total = 0;
     const matchesOf = (roots: SymbolFile["roots"]) =>
       matchSymbols(roots, args.name_path_pattern, args.substring_matching).filter((n) =>
         scope.passes(n.kind),
       );
+    const listed: Array<{ file: SymbolFile | null; rel: string; nodes: SymbolNode[] }> = [];
+    let count = 0;
     for (const hit of hits) {
       const found = matchesOf(hit.roots);
       const listedFrom = Math.max(0, args.offset - total);
-      const room = args.max_matches - symbols.length;
+      const room = args.max_matches - count;
       total += found.length;
       if (room <= 0 || listedFrom >= found.length) continue;
       // Bodies come from the text the tree was built from: the file is read for listed matches only.
       const file = args.include_body ? await project.symbols.file(hit.path, ctx.signal) : null;
-      const nodes = file ? matchesOf(file.roots) : found;
-      for (const node of nodes.slice(listedFrom, listedFrom + room)) {
-        symbols.push(
+      const nodes = (file ? matchesOf(file.roots) : found).slice(listedFrom, listedFrom + room);
+      listed.push({ file, rel: hit.path.rel, nodes });
+      count += nodes.length;
+    }
+    const results = (includeDocs: boolean): SymbolResult[] =>
+      listed.flatMap(({ file, rel, nodes }) =>
+        nodes.map((node) =>
           toSymbolResult(
             node,
-            hit.path.rel,
-            file ? { depth: args.depth, bodyText: file.text } : { depth: args.depth },
+            rel,
+            file ? bodyOptions(args.depth, file, includeDocs) : { depth: args.depth },
           ),
-        );
-      }
+        ),
+      );
+    let symbols = results(args.include_docs);
+    let hint: string | undefined;
+    // Over the budget, long doc comments go before any code does (the wrapper's steps drop bodies).
+    if (args.include_docs && JSON.stringify(symbols).length > args.max_answer_chars) {
+      symbols = results(false);
+      hint = `Long doc comments are given by their first sentence (docs) to fit max_answer_chars; raise it to see them whole.`;
     }
-    return { symbols, ...scope.completeness(gaps), total };
+    return { symbols, ...scope.completeness(gaps), total, ...(hint ? { hint } : {}) };
   },
   render(r) {
     const head = `${plural(r.symbols.length, "symbol")}${r.complete ? "" : ` (incomplete: ${r.incomplete_reason})`}`;
     return [head, ...r.symbols.map((s) => renderSymbol(s, ""))].join("\n");
   },
 });
+
+/** Bodies from the file's text; a long doc comment said in one line unless `includeDocs`. */
+function bodyOptions(depth: number, file: SymbolFile, includeDocs: boolean): ToResultOptions {
+  return includeDocs
+    ? { depth, bodyText: file.text }
+    : { depth, bodyText: file.text, summariseDocs: file.adapter.declarations ?? genericDeclarationSyntax };
+}

@@ -332,6 +332,8 @@ export interface Sym {
   start_line: number;
   end_line: number;
   body?: string;
+  docs?: string;
+  docs_lines?: number;
   children?: Sym[];
   detail?: string;
 }
@@ -450,6 +452,7 @@ export interface FindSymbolResult {
   symbols: Sym[];
   complete: boolean;
   truncated?: boolean;
+  hint?: string;
 }
 
 /** Flattens a symbol tree (pre-order). */
