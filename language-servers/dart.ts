@@ -148,6 +148,8 @@ function dartAdapterFor(trusted: boolean): LanguageAdapter {
     probe,
     normalizeSymbols: (symbols) => normalizeDartSymbols(symbols),
     declarations: dartDeclarations,
+    // A leading underscore makes a name private to its library.
+    nameVisibility: (name) => (name.startsWith("_") ? "private to its library (_)" : "public"),
     onboarding: pubspecOnboarding,
     untrusted: () => dartAdapterFor(false),
     trustEnables: () => "start the Dart analysis server (it runs the project's analyzer plugins)",

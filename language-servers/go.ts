@@ -195,6 +195,8 @@ function goAdapterFor(trusted: boolean): LanguageAdapter {
     probe,
     normalizeSymbols: normalizeGoSymbols,
     declarations: goDeclarations,
+    // An upper-case first letter exports a name from its package (the Go spec's "Exported identifiers").
+    nameVisibility: (name) => (/^\p{Lu}/u.test(name) ? "exported" : "unexported (package-private)"),
     // The Go module a file belongs to: the nearest go.mod up from it.
     project: { manifests: ["go.mod"] },
     onboarding: goModOnboarding,

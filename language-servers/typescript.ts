@@ -419,6 +419,9 @@ export const typescriptCommon: Omit<LanguageAdapter, "spec" | "untrusted"> = {
     return markTypeAliases(widenDeclarations(normalizeTypescriptSymbols(symbols), lines), lines);
   },
   declarations: typescriptDeclarations,
+  // A `#name` is an ECMAScript private member: `#b` is a valid new name for `#a`.
+  identifier: /^#?[\p{L}\p{Nl}_$][\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}_$]*$/u,
+  nameVisibility: (name) => (name.startsWith("#") ? "private (#name)" : "not #private"),
   project: { ask: askProject },
   onboarding: npmOnboarding,
   doctorNote: async (root, config) => {

@@ -106,6 +106,15 @@ export interface LanguageAdapter {
    * server's rename cannot see (rust-analyzer: `macro_rules!` bodies).
    */
   renameLeftovers?: { alsoScanFilesMatching: RegExp };
+  /** What `rename_symbol` takes as a new name; default: a letter, `_` or `$`, then word characters. */
+  identifier?: RegExp;
+  /**
+   * Where a name's spelling decides who may use it (`#x` private in JavaScript, an upper-case Go
+   * name exported, a Dart `_x` library-private): the visibility a name has, said in words. A
+   * rename that would change it is refused unless asked for (`change_visibility`): measured on a
+   * TypeScript class, renaming `#currentTime` to `now` made the member public and `tsc` still passed.
+   */
+  nameVisibility?(name: string): string;
   /**
    * References are asked with `includeDeclaration: true` (the declaration itself is dropped by
    * position): TypeScript 7's native server counts import specifiers as declarations and leaves

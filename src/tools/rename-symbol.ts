@@ -4,6 +4,7 @@ import { commitPlan } from "../commit/commit-plan.js";
 import { AppError } from "../core/errors.js";
 import type { EditPlan } from "../edits/plan.js";
 import { workspaceEditToPlan } from "../edits/workspace-edit.js";
+import type { LanguageAdapter } from "../languages/adapter.js";
 import { FileViews } from "../references/locations.js";
 import { renameLeftovers } from "../references/rename-leftovers.js";
 import {
@@ -21,6 +22,32 @@ import { editBudget, editOutput, renderEditResult } from "./kit/edit-answer.js";
 import { dryRun } from "./kit/params.js";
 
 const identifier = /^[\p{L}\p{Nl}_$][\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}_$]*$/u;
+
+/** A new name the language takes, that keeps the symbol's visibility unless the caller allows a change. */
+function checkNewName(
+  adapter: LanguageAdapter,
+  oldName: string,
+  namePath: string,
+  newName: string,
+  changeVisibility: boolean,
+): void {
+  if (!(adapter.identifier ?? identifier).test(newName)) {
+    throw new AppError(
+      "invalid_argument",
+      `'${newName}' is not a valid identifier. Give just the new name, without its class or path.`,
+    );
+  }
+  if (oldName === newName)
+    throw new AppError("invalid_argument", `${namePath} is already called '${newName}'.`);
+  const before = adapter.nameVisibility?.(oldName);
+  const after = adapter.nameVisibility?.(newName);
+  if (before !== after && !changeVisibility) {
+    throw new AppError(
+      "invalid_argument",
+      `Renaming '${oldName}' to '${newName}' would change who may use it (${before} → ${after}); nothing was changed. Give a new name of the same kind, or pass change_visibility: true if that is intended.`,
+    );
+  }
+}
 
 /**
  * tsserver's rename carries no document versions. Each edited range must still hold the old name
@@ -68,24 +95,22 @@ export const renameSymbolTool = defineTool({
   input: {
     name_path: z.string().describe("Name path of the symbol, e.g. 'Money/add'"),
     relative_path: z.string().describe("The file that defines the symbol"),
-    new_name: z.string().min(1).describe("The new identifier"),
+    new_name: z.string().min(1).describe("The new identifier (TypeScript: `#name` for a private member)"),
+    change_visibility: z
+      .boolean()
+      .default(false)
+      .describe(
+        "Allow a new name whose spelling changes who may use it (#a → a, a Go name's capital); refused otherwise",
+      ),
     dry_run: dryRun,
     max_answer_chars: editBudget,
   },
   ...editOutput,
   annotations: writes,
   async run(args, ctx) {
-    if (!identifier.test(args.new_name)) {
-      throw new AppError(
-        "invalid_argument",
-        `'${args.new_name}' is not a valid identifier. Give just the new name, without its class or path.`,
-      );
-    }
     const project = ctx.project;
     const { file, node } = await resolveSymbol(project, args.relative_path, args.name_path, ctx.signal, true);
-    if (node.name === args.new_name) {
-      throw new AppError("invalid_argument", `${node.namePath} is already called '${args.new_name}'.`);
-    }
+    checkNewName(file.adapter, node.name, node.namePath, args.new_name, args.change_visibility);
     // The same files are renamed whatever earlier calls opened (tests, scripts outside every tsconfig).
     const sq: ScopeQuery = {
       project,

@@ -16,7 +16,9 @@ const codeLines = 150;
 function parseSource(): string {
   const doc = ["/**", " * Parses a date string into a Date. It accepts many formats.", " *"];
   for (let i = 0; i < docLines - 4; i++)
-    doc.push(` * Format token ${i}: what it matches, how it is read, and which locale options change its meaning.`);
+    doc.push(
+      ` * Format token ${i}: what it matches, how it is read, and which locale options change its meaning.`,
+    );
   doc.push(" */");
   const body = ["export function parse(input: string): number {", "  let total = 0;"];
   for (let i = 0; i < codeLines - 4; i++) body.push(`  total += input.charCodeAt(${i % 7}) * ${i};`);
