@@ -58,7 +58,7 @@ export class FileDiagnostics {
       const left = Math.max(0, deadline - Date.now());
       const result = await this.once(absPath, { ...opts, maxWaitMs: left }, maxWaitMs);
       await this.disk.syncWithDisk(true);
-      if (this.disk.movedCount === since) return result;
+      if (this.disk.movedCount === since) return this.withGap(result);
       const moved = this.disk.movedPaths;
       if (Date.now() >= deadline) {
         const names = moved.slice(0, 3).map((p) => relative(this.rootDir, p) || ".");
@@ -69,6 +69,13 @@ export class FileDiagnostics {
         };
       }
     }
+  }
+
+  /** A result of a launch that leaves a checker off is never complete (ServerSpec.diagnosticsGap). */
+  private withGap(result: DiagnosticsResult): DiagnosticsResult {
+    const gap = this.spec.diagnosticsGap;
+    if (!gap || !result.complete) return result;
+    return { diagnostics: result.diagnostics, complete: false, incompleteReason: gap };
   }
 
   private async once(

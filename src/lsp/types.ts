@@ -79,6 +79,12 @@ export interface ServerSpec {
    */
   pushedAlongsidePull?: PushedChecker;
   /**
+   * A checker this launch leaves off that would otherwise report more of a file's errors (why,
+   * and how to turn it on): every file's diagnostics then say `complete: false` with this reason,
+   * never "complete, no errors" for a file that does not compile.
+   */
+  diagnosticsGap?: string;
+  /**
    * Send `didSave` after each change synced from disk (the text is the saved file), so servers
    * that check on save re-run their checker. Off for servers that do not need it.
    */
