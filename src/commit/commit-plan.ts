@@ -5,6 +5,7 @@
 import { randomBytes } from "node:crypto";
 import { AppError } from "../core/errors.js";
 import { type ChangedSymbol, deltaAfter, snapshotBefore } from "../diagnostics/delta.js";
+import { editedSymbols } from "../diagnostics/edited-symbols.js";
 import { type ApplyResult, applyPlan, applyRecomputed, planPaths } from "../edits/apply.js";
 import { isStaleConflict } from "../edits/file-state.js";
 import { journalFiles } from "../edits/journal.js";
@@ -23,7 +24,10 @@ export interface CommitOptions {
    * `commitAttempts` times in all, instead of failing with edit_conflict.
    */
   recompute?: () => Promise<EditPlan>;
-  /** The symbols the edit changes, as the server knew them before: their referencing files join the delta. */
+  /**
+   * The symbols the edit changes, as the server knew them before: their referencing files join the
+   * delta. Absent: found from where the plan's text edits land (diagnostics/edited-symbols.ts).
+   */
   changedSymbols?: () => ChangedSymbol[];
   /** The edit may change files' errors beyond any reference list (a rename). */
   wide?: boolean;
@@ -59,7 +63,7 @@ export async function commitPlan(
   // Taken before anything is written: the delta compares the compiler's view before and after.
   const snapshot = dryRun
     ? null
-    : await snapshotBefore(project, touchedFiles(plan), options.changedSymbols?.() ?? []);
+    : await snapshotBefore(project, touchedFiles(plan), await changedSymbolsOf(ctx, plan, options));
   let applied: ApplyResult;
   for (let attempt = 1; ; attempt++) {
     // Past the call's deadline the caller was already told `deadline_exceeded`: nothing may be
@@ -113,6 +117,16 @@ export async function commitPlan(
     if (!delta?.complete || options.wide) result.note = projectDiagnosticsNote;
   }
   return result;
+}
+
+/** The symbols the edit changes: as the tool says, else found from where the plan's edits land. */
+async function changedSymbolsOf(
+  ctx: Pick<CallContext, "project" | "signal">,
+  plan: EditPlan,
+  options: CommitOptions,
+): Promise<{ symbols: ChangedSymbol[]; left?: string }> {
+  if (options.changedSymbols) return { symbols: options.changedSymbols() };
+  return editedSymbols(ctx.project, plan, ctx.signal);
 }
 
 function touchedFiles(plan: EditPlan): Array<{ abs: string; rel: string }> {

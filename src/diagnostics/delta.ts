@@ -128,14 +128,17 @@ function unique(files: readonly File[]): File[] {
 export async function snapshotBefore(
   project: Project,
   touched: readonly File[],
-  changed: readonly ChangedSymbol[] = [],
+  changed: { symbols: readonly ChangedSymbol[]; left?: string } = { symbols: [] },
 ): Promise<DiagnosticsSnapshot> {
-  const referring = await referencingFiles(project, changed);
+  const referring = await referencingFiles(project, changed.symbols);
   const scope = unique([...touched, ...referring.files]).filter(
     (f) => project.pool.adapterForPath(f.abs) !== null,
   );
   const files = scope.slice(0, deltaFileLimit);
-  const reasons: string[] = referring.failed ? [referring.failed] : [];
+  const reasons: string[] = [
+    ...(referring.failed ? [referring.failed] : []),
+    ...(changed.left ? [changed.left] : []),
+  ];
   if (scope.length > files.length) reasons.push(`${scope.length - files.length} more files were not checked`);
   const before = new Map<string, Diagnostic[]>();
   const deadline = Date.now() + beforeBudgetMs;

@@ -139,7 +139,12 @@ export const renameSymbolTool = defineTool({
     await pinExpectedTexts(plan, node.name, new FileViews(project, ctx.signal, siteTextCache(file.session)));
     // A rename from a server that lost its worker may cover only some of the sites.
     file.session.assertHealthy("renamed");
-    const result = await commitPlan(ctx, plan, args.dry_run, { tool: "rename_symbol", wide: true });
+    const result = await commitPlan(ctx, plan, args.dry_run, {
+      tool: "rename_symbol",
+      wide: true,
+      // Every site of the renamed symbol is in the plan, so its users are touched files already.
+      changedSymbols: () => [],
+    });
     const unchecked = uncheckedRenames(scope);
     if (unchecked) result.note = `${result.note ? `${result.note} ` : ""}Not renamed there: ${unchecked}.`;
     // A dry run over the budget is fitted by editOutput's `fit`, with the call that shows all of it.

@@ -445,7 +445,13 @@ export interface EditResult {
   edit_id?: string;
   files: Array<{ relative_path: string; added_lines: number; removed_lines: number }>;
   diff?: string;
-  diagnostics_delta?: { new: Diagnostic[]; resolved: Diagnostic[] };
+  diagnostics_delta?: {
+    new: Diagnostic[];
+    resolved: Diagnostic[];
+    checked_count?: number;
+    complete?: boolean;
+    incomplete_reason?: string;
+  };
 }
 
 export interface FindSymbolResult {

@@ -66,7 +66,8 @@ export function symbolEditTool(spec: SymbolEditToolSpec) {
         recompute: makePlan,
         // The new text is the caller's own: echoing it back tells nothing new.
         echoDiff: args.show_diff,
-        ...(spec.changesSymbol ? { changedSymbols: () => (changed ? [changed] : []) } : {}),
+        // Inserting next to a symbol changes none: no users to check.
+        changedSymbols: () => (spec.changesSymbol && changed ? [changed] : []),
       });
     },
     render: renderEditResult,
