@@ -79,13 +79,21 @@ type FileChange = EditResult["files"][number];
 /**
  * Adds `sites` and `lines` to the files whose diff `shownDiff` leaves out (or cuts short), read
  * from the whole diff: an agent still sees where each file changes without the diff's text.
+ * `withLines` false: the count of sites only (an applied rename, whose sites are the references).
  */
-export function summariseFiles(files: FileChange[], fullDiff: string, shownDiff = ""): FileChange[] {
+export function summariseFiles(
+  files: FileChange[],
+  fullDiff: string,
+  shownDiff = "",
+  withLines = true,
+): FileChange[] {
   const whole = new Map(parsePatches(fullDiff).map((p) => [p.path, p]));
   const shown = new Map(parsePatches(shownDiff).map((p) => [p.path, p.hunks.length]));
   return files.map((f) => {
     const p = whole.get(f.relative_path);
     if (!p || shown.get(f.relative_path) === p.hunks.length) return f;
-    return { ...f, sites: p.sites, lines: p.lines.slice(0, listedLines) };
+    return withLines
+      ? { ...f, sites: p.sites, lines: p.lines.slice(0, listedLines) }
+      : { ...f, sites: p.sites };
   });
 }

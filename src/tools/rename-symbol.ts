@@ -103,6 +103,12 @@ export const renameSymbolTool = defineTool({
         "Allow a new name whose spelling changes who may use it (#a → a, a Go name's capital); refused otherwise",
       ),
     dry_run: dryRun,
+    show_diff: z
+      .boolean()
+      .default(false)
+      .describe(
+        "Also return the applied rename's diff (a dry run always returns it). Off: files[].sites counts each file's renamed sites",
+      ),
     max_answer_chars: editBudget,
   },
   ...editOutput,
@@ -142,6 +148,8 @@ export const renameSymbolTool = defineTool({
     const result = await commitPlan(ctx, plan, args.dry_run, {
       tool: "rename_symbol",
       wide: true,
+      echoDiff: args.show_diff,
+      siteLines: args.show_diff,
       // Every site of the renamed symbol is in the plan, so its users are touched files already.
       changedSymbols: () => [],
     });

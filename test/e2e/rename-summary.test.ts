@@ -232,4 +232,27 @@ describe("small rename dry run (e2e, typescript-language-server)", () => {
     for (const f of a.files) assert.equal(f.sites, undefined);
     assert.doesNotMatch(r.text, /truncated/);
   });
+
+  it("applied: each file's count of sites, no lines and no diff; show_diff brings the diff", async () => {
+    const r = await h.call<DryRun>("rename_symbol", {
+      name_path: "twice",
+      relative_path: "src/a.ts",
+      new_name: "times2",
+    });
+    assert.equal(r.isError, false, r.text);
+    assert.equal(r.structured.applied, true);
+    assert.equal(r.structured.diff, undefined);
+    assert.deepEqual(r.structured.files.map((f) => [f.relative_path, f.sites, f.lines]).sort(), [
+      ["src/a.ts", 1, undefined],
+      ["src/b.ts", 2, undefined],
+    ]);
+    const shown = await h.call<DryRun>("rename_symbol", {
+      name_path: "times2",
+      relative_path: "src/a.ts",
+      new_name: "double",
+      show_diff: true,
+    });
+    assert.equal(shown.isError, false, shown.text);
+    assert.ok(shown.structured.diff?.includes("+export const four = double(2);"), shown.structured.diff);
+  });
 });
