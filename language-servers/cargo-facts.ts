@@ -1,17 +1,21 @@
 /** What a root Cargo.toml says for onboarding: the Rust adapter's `onboarding`. */
 import type { ManifestFacts, OnboardingFacts } from "../src/languages/adapter.js";
+import { readToml, stringAt, stringsAt, tableAt, tableIn } from "./toml.js";
 
-/** Cargo.toml without a TOML parser: package name, binaries and workspace members are enough here. */
-export function cargoFacts(text: string, has: { main: boolean; lib: boolean }): ManifestFacts {
+/**
+ * The package's binaries and the workspace's members from Cargo.toml; null when it is not TOML
+ * (onboarding then leaves it out, as it does a manifest it cannot read).
+ */
+export function cargoFacts(text: string, has: { main: boolean; lib: boolean }): ManifestFacts | null {
+  const manifest = readToml(text);
+  if (manifest === null) return null;
   const entryPoints: string[] = [];
-  const workspace = /^\[workspace\]/m.test(text);
-  const members = /members\s*=\s*\[([^\]]*)\]/m.exec(text)?.[1];
-  if (workspace && members) {
-    const list = [...members.matchAll(/"([^"]+)"/g)].map((m) => m[1]);
-    entryPoints.push(`Cargo workspace members: ${list.join(", ")}`);
-  }
-  for (const m of text.matchAll(/^\[\[bin\]\][^[]*?path\s*=\s*"([^"]+)"/gm)) {
-    entryPoints.push(`${m[1]} (Cargo.toml [[bin]])`);
+  const members = stringsAt(tableIn(manifest, "workspace"), "members");
+  if (members && members.length > 0) entryPoints.push(`Cargo workspace members: ${members.join(", ")}`);
+  const bins = Array.isArray(manifest.bin) ? manifest.bin : [];
+  for (const bin of bins) {
+    const path = stringAt(tableAt(bin), "path");
+    if (path !== undefined) entryPoints.push(`${path} (Cargo.toml [[bin]])`);
   }
   if (has.main) entryPoints.push("src/main.rs (Cargo binary)");
   if (has.lib) entryPoints.push("src/lib.rs (Cargo library)");

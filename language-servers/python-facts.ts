@@ -1,36 +1,14 @@
 /**
- * What a Python project's root files say for onboarding: the Python adapter's `onboarding`. Read
- * without a TOML parser: the few keys named here are enough. pyproject.toml's `[project]` table
- * (PEP 621) and `[project.scripts]`, its `[build-system]`, the tools it configures, the lock files
- * that name the package manager, and the runner's test, lint and type-check commands.
+ * What a Python project's root files say for onboarding: the Python adapter's `onboarding`.
+ * pyproject.toml's `[project]` table (PEP 621) and `[project.scripts]`, its `[build-system]`, the
+ * tools it configures, the lock files that name the package manager, and the runner's test, lint
+ * and type-check commands.
  */
 import type { ManifestFacts, OnboardingFacts } from "../src/languages/adapter.js";
-
-/** The lines of one `[table]` of a TOML file, up to the next table header. */
-export function tomlTable(text: string, name: string): string | null {
-  const lines = text.split(/\r?\n/);
-  const header = `[${name}]`;
-  const start = lines.findIndex((l) => l.trim() === header);
-  if (start < 0) return null;
-  const end = lines.findIndex((l, i) => i > start && /^\s*\[/.test(l));
-  return lines.slice(start + 1, end < 0 ? undefined : end).join("\n");
-}
-
-/** A `key = "value"` string in a table's text. */
-function stringKey(table: string | null, key: string): string | null {
-  if (table === null) return null;
-  const m = new RegExp(`^\\s*${key.replace(/[-.]/g, "\\$&")}\\s*=\\s*["']([^"']*)["']`, "m").exec(table);
-  return m ? m[1]! : null;
-}
-
-/** How many strings a `key = [ … ]` array holds (dependencies). */
-function arrayLength(table: string | null, key: string): number | null {
-  if (table === null) return null;
-  const m = new RegExp(`^\\s*${key}\\s*=\\s*\\[([^\\]]*)\\]`, "m").exec(table);
-  return m ? [...m[1]!.matchAll(/["'][^"']+["']/g)].length : null;
-}
+import { readToml, stringAt, stringsAt, type Table, tableIn } from "./toml.js";
 
 export interface PythonFiles {
+  /** pyproject.toml's text; one that is not TOML counts as absent. */
   pyproject: string | null;
   /** Which other root files exist. */
   has: (name: string) => boolean;
@@ -38,10 +16,9 @@ export interface PythonFiles {
 
 type Runner = { name: string; why: string; run: (cmd: string) => string; install: string };
 
-function runnerOf(f: PythonFiles): Runner | undefined {
-  const tool = (t: string) => f.pyproject !== null && tomlTable(f.pyproject, t) !== null;
+function runnerOf(f: PythonFiles, py: Table | null): Runner | undefined {
   if (f.has("uv.lock")) return { name: "uv", why: "uv.lock", run: (c) => `uv run ${c}`, install: "uv sync" };
-  if (f.has("poetry.lock") || tool("tool.poetry"))
+  if (f.has("poetry.lock") || tableIn(py, "tool", "poetry"))
     return {
       name: "poetry",
       why: f.has("poetry.lock") ? "poetry.lock" : "pyproject.toml [tool.poetry]",
@@ -56,14 +33,16 @@ function runnerOf(f: PythonFiles): Runner | undefined {
 }
 
 export function pythonFacts(f: PythonFiles): ManifestFacts {
-  const py = f.pyproject;
+  const py = f.pyproject === null ? null : readToml(f.pyproject);
   const buildFiles = ["pyproject.toml", "setup.py", "setup.cfg", "requirements.txt", "Pipfile"].filter((n) =>
     n === "pyproject.toml" ? py !== null : f.has(n),
   );
-  const project = py === null ? null : tomlTable(py, "project");
-  const hasTool = (t: string) => py !== null && new RegExp(`^\\[tool\\.${t}[.\\]]`, "m").test(py);
+  const project = tableIn(py, "project");
+  const buildSystem = tableIn(py, "build-system");
+  // `[tool.pytest.ini_options]` configures pytest as much as `[tool.pytest]` would.
+  const hasTool = (t: string) => tableIn(py, "tool", t) !== undefined;
   const source = (t: string, file: string) => (hasTool(t) ? `pyproject.toml [tool.${t}]` : file);
-  const runner = runnerOf(f);
+  const runner = runnerOf(f, py);
   const run = runner?.run ?? ((c: string) => c);
   const main = buildFiles[0] ?? "";
   const commands: string[] = [];
@@ -80,28 +59,24 @@ export function pythonFacts(f: PythonFiles): ManifestFacts {
     commands.push(`${run("pyright")} (${source("pyright", "pyrightconfig.json")}; type check)`);
   if (hasTool("mypy") || f.has("mypy.ini"))
     commands.push(`${run("mypy .")} (${source("mypy", "mypy.ini")}; type check)`);
-  if (py !== null && tomlTable(py, "build-system") !== null)
-    commands.push("python -m build (pyproject.toml [build-system]; build)");
+  if (buildSystem) commands.push("python -m build (pyproject.toml [build-system]; build)");
   const entryPoints: string[] = [];
-  const scripts = py === null ? null : tomlTable(py, "project.scripts");
-  for (const m of (scripts ?? "").matchAll(/^\s*["']?([\w.-]+)["']?\s*=\s*["']([^"']+)["']/gm)) {
-    entryPoints.push(`${m[1]} → ${m[2]} (pyproject.toml [project.scripts])`);
+  for (const [name, target] of Object.entries(tableIn(project, "scripts") ?? {})) {
+    if (typeof target === "string")
+      entryPoints.push(`${name} → ${target} (pyproject.toml [project.scripts])`);
   }
   const notes: string[] = [];
-  const name = stringKey(project, "name");
-  if (project !== null) {
+  if (project) {
+    const name = stringAt(project, "name");
+    const requires = stringAt(project, "requires-python");
+    const dependencies = stringsAt(project, "dependencies");
+    const backend = stringAt(buildSystem, "build-backend");
     const about = [
-      stringKey(project, "version"),
-      stringKey(project, "requires-python")
-        ? `requires-python ${stringKey(project, "requires-python")}`
-        : null,
-      arrayLength(project, "dependencies") !== null
-        ? `${arrayLength(project, "dependencies")} dependencies`
-        : null,
-      py !== null && stringKey(tomlTable(py, "build-system"), "build-backend")
-        ? `built with ${stringKey(tomlTable(py, "build-system"), "build-backend")}`
-        : null,
-    ].filter((s) => s !== null);
+      stringAt(project, "version"),
+      requires ? `requires-python ${requires}` : undefined,
+      dependencies ? `${dependencies.length} dependencies` : undefined,
+      backend ? `built with ${backend}` : undefined,
+    ].filter((s) => s !== undefined);
     notes.push(
       `Python project ${name ?? "(no name)"}${about.length ? `: ${about.join(", ")}` : ""} (pyproject.toml)`,
     );
@@ -130,12 +105,9 @@ export const pythonOnboarding: OnboardingFacts = {
     const pyproject = await tree.read("pyproject.toml");
     const present = new Set<string>();
     for (const name of rootFiles) if (await tree.isFile(name)) present.add(name);
-    if (
-      pyproject === null &&
-      !["setup.py", "setup.cfg", "requirements.txt", "Pipfile"].some((n) => present.has(n))
-    )
-      return null;
     const facts = pythonFacts({ pyproject, has: (n) => present.has(n) });
+    // No manifest, or only a pyproject.toml that is not TOML: nothing to say.
+    if (facts.buildFiles.length === 0) return null;
     // Scripts run directly: the conventional root entry files, and packages runnable with `-m`.
     for (const file of ["main.py", "manage.py", "app.py", "__main__.py"]) {
       if (await tree.isFile(file)) facts.entryPoints.push(`${file} (Python script)`);

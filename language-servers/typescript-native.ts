@@ -20,14 +20,11 @@ import type { AskProject, LanguageAdapter, ProjectCheck, ServerProbe } from "../
 import type { ServerSpec } from "../src/lsp/types.js";
 import { allLines } from "../src/text/lines.js";
 import { tscCheck } from "./tsc-check.js";
-import { tsconfigFiles } from "./tsconfig-files.js";
-import {
-  inferredNote,
-  normalizeTypescriptSymbols,
-  typescriptCommon,
-  widenDeclarations,
-} from "./typescript.js";
+import { tsconfigFiles } from "./tsconfig-read.js";
+import { typescriptCommon } from "./typescript.js";
 import { majorOf, readJson } from "./typescript-backend.js";
+import { inferredNote } from "./typescript-project.js";
+import { normalizeTypescriptSymbols, widenDeclarations } from "./typescript-symbols.js";
 
 const require = createRequire(import.meta.url);
 
@@ -191,13 +188,13 @@ function markTypeAliases(symbols: DocumentSymbol[], lines: readonly string[]): D
 /**
  * 7.0.2's `custom/projectInfo` (an open document's URI) answers the tsconfig that holds the file,
  * `configFilePath: ""` for a file in no tsconfig (an inferred project). It lists no files: the
- * tsconfig's own patterns do (tsconfig-files.ts), so that references open the files outside the
+ * tsconfig's own patterns do (tsconfig-read.ts), so that references open the files outside the
  * project that mention the name first — like tsserver, the native server finds uses in a file
  * outside every tsconfig only while it is open (45 loose test files: 1 found without opening).
  */
 const askProject: AskProject = async (server, file, opts) => {
   if (!server.request) throw new Error("custom/projectInfo needs a request to the server");
-  const { listFiles, ...request } = opts;
+  const { listFiles, root, ...request } = opts;
   const res = await server.request<{ configFilePath?: string } | null>(
     "custom/projectInfo",
     { textDocument: { uri: file.uri } },
@@ -205,7 +202,7 @@ const askProject: AskProject = async (server, file, opts) => {
   );
   const config = res?.configFilePath ? res.configFilePath : null;
   if (!config) return { config, note: inferredNote };
-  return listFiles ? { config, files: tsconfigFiles(config) } : { config };
+  return listFiles ? { config, files: tsconfigFiles(config, root) } : { config };
 };
 
 async function probe(root?: string): Promise<ServerProbe> {

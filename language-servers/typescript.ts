@@ -1,25 +1,27 @@
 /**
- * typescript-language-server 5.3.0 over tsserver. Behaviour measured on this version is recorded
- * next to each setting; re-check when either package changes.
+ * typescript-language-server 5.3.0 over tsserver: how it is launched and what the adapter
+ * declares. Behaviour measured on this version is recorded next to each setting; re-check when
+ * either package changes. Its diagnostics (typescript-diagnostics.ts), symbol clean-up
+ * (typescript-symbols.ts) and project question (typescript-project.ts) live beside it.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { pathToFileURL } from "node:url";
-import {
-  type Diagnostic,
-  DiagnosticSeverity,
-  type DocumentSymbol,
-  SymbolKind,
-} from "vscode-languageserver-protocol";
-import type { AskProject, LanguageAdapter, ServerProbe } from "../src/languages/adapter.js";
-import type { DeclarationSyntax } from "../src/languages/declaration.js";
-import type { NormalizedSymbol } from "../src/languages/normalized-symbol.js";
+import type { LanguageAdapter, ServerProbe } from "../src/languages/adapter.js";
 import type { ServerSpec } from "../src/lsp/types.js";
 import { allLines } from "../src/text/lines.js";
 import { npmOnboarding } from "./npm-facts.js";
 import { tscCheck } from "./tsc-check.js";
+import { tsconfigOutDirs } from "./tsconfig-read.js";
 import { typescriptBackend } from "./typescript-backend.js";
+import { checkFileNow } from "./typescript-diagnostics.js";
+import { askTsserverProject } from "./typescript-project.js";
+import {
+  markTypeAliases,
+  normalizeTypescriptSymbols,
+  typescriptDeclarations,
+  widenDeclarations,
+} from "./typescript-symbols.js";
 
 const require = createRequire(import.meta.url);
 
@@ -164,78 +166,6 @@ function spec(root: string, trusted: boolean): ServerSpec | { missing: string } 
   };
 }
 
-/** tsserver's protocol diagnostic (1-based line/offset, offsets in UTF-16 code units). */
-interface TsDiagnostic {
-  start: { line: number; offset: number };
-  end: { line: number; offset: number };
-  text: string;
-  code?: number;
-  category: string;
-  source?: string;
-  relatedInformation?: { message: string; span?: { file: string; start: TsLocation; end: TsLocation } }[];
-}
-type TsLocation = { line: number; offset: number };
-
-const tsPosition = (l: TsLocation) => ({ line: l.line - 1, character: l.offset - 1 });
-const tsSeverity: Record<string, DiagnosticSeverity> = {
-  error: DiagnosticSeverity.Error,
-  warning: DiagnosticSeverity.Warning,
-  suggestion: DiagnosticSeverity.Hint,
-  message: DiagnosticSeverity.Information,
-};
-
-/**
- * The diagnostics tsls would publish for a file (syntactic, semantic, suggestions, converted the
- * way tsls 5.3.0 converts them), asked of tsserver directly with its `*DiagnosticsSync` requests
- * through `typescript.tsserverRequest`. Pushes need no waiting for: tsserver brings the project up
- * to date with every change and watch event sent before the request, then answers. Measured on zod
- * 3.25.76 `src/v3/types.ts` (5,136 lines) after a dependency changed: the pushed sets came as
- * syntactic (empty, +1.2 s) then semantic (32 errors, +5.9 s) with no end signal, so a quiet
- * period settled on the empty set; this check answered the 32 errors in one request.
- */
-async function checkFileNow(
-  run: Parameters<NonNullable<ServerSpec["checkFile"]>>[0],
-  uri: string,
-  opts: Parameters<NonNullable<ServerSpec["checkFile"]>>[2],
-): Promise<Diagnostic[]> {
-  const out: Diagnostic[] = [];
-  for (const command of [
-    "syntacticDiagnosticsSync",
-    "semanticDiagnosticsSync",
-    "suggestionDiagnosticsSync",
-  ]) {
-    const res = await run<{ body?: TsDiagnostic[] } | null>(
-      "typescript.tsserverRequest",
-      [command, { file: uri, includeLinePosition: false }],
-      opts,
-    );
-    for (const d of res?.body ?? []) {
-      const related = (d.relatedInformation ?? []).flatMap((r) =>
-        r.span
-          ? [
-              {
-                location: {
-                  uri: pathToFileURL(r.span.file).href,
-                  range: { start: tsPosition(r.span.start), end: tsPosition(r.span.end) },
-                },
-                message: r.message,
-              },
-            ]
-          : [],
-      );
-      out.push({
-        range: { start: tsPosition(d.start), end: tsPosition(d.end) },
-        message: d.text,
-        severity: tsSeverity[d.category] ?? DiagnosticSeverity.Error,
-        ...(d.code === undefined ? {} : { code: d.code }),
-        source: d.source ?? "typescript",
-        ...(related.length > 0 ? { relatedInformation: related } : {}),
-      });
-    }
-  }
-  return out;
-}
-
 function lineCount(text: string): number {
   let n = 1;
   for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) n++;
@@ -250,143 +180,6 @@ async function probe(): Promise<ServerProbe> {
     command: "typescript-language-server (bundled)",
     version: `typescript-language-server ${b.serverVersion}, typescript ${b.typescriptVersion}`,
   };
-}
-
-/**
- * tsserver's navigation tree names functions and classes that have no name of their own:
- * `xs.map() callback`, `forEach() callback`, `describe("parse") callback` (string arguments are
- * quoted into the name), `<function>` (IIFE, computed callee), `<class>` (class expression). No
- * identifier can contain a space or `<`, so these names never belong to a declared symbol.
- */
-const CALLBACK = / callback$/;
-
-/** An IIFE (`<function>`, often a whole module's wrapper) or a class expression (`<class>`). */
-const UNNAMED_WRAPPER = /^<(?:function|class|unknown)>$/;
-
-/**
- * Marks callbacks passed as arguments `anonymous`: the symbol tree drops them with all they declare
- * (src/symbols/tree.ts). An IIFE or class expression is dropped but what it declares is kept, one
- * level up: a UMD wrapper's functions are the module's, `const Foo = class { m() {} }` has `Foo/m`.
- * Restores source order: tsserver sorts children by name.
- */
-export function normalizeTypescriptSymbols(symbols: DocumentSymbol[]): NormalizedSymbol[] {
-  const out: NormalizedSymbol[] = [];
-  for (const sym of symbols) {
-    if (CALLBACK.test(sym.name)) {
-      out.push({ ...sym, anonymous: true });
-      continue;
-    }
-    const children = sym.children ? normalizeTypescriptSymbols(sym.children) : undefined;
-    if (UNNAMED_WRAPPER.test(sym.name)) {
-      if (children) out.push(...children);
-    } else {
-      out.push(children ? { ...sym, children } : sym);
-    }
-  }
-  return out.sort(
-    (a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character,
-  );
-}
-
-/**
- * tsserver's range for `export const X = 1;` covers only the declarator `X = 1` (observed on 5.9):
- * replacing or deleting that range would leave `export const ;` behind. A declarator that is the
- * only one of its statement gets the statement's range: keywords before it, the `;` after it.
- */
-const declarationKeywords = /^\s*(?:(?:export|declare|default)\s+)*(?:const|let|var|using)\s+$/;
-
-export function widenDeclarations(symbols: DocumentSymbol[], lines: readonly string[]): DocumentSymbol[] {
-  return symbols.map((sym) => {
-    const children = sym.children ? widenDeclarations(sym.children, lines) : undefined;
-    let out = children ? { ...sym, children } : sym;
-    if (sym.kind === SymbolKind.Variable || sym.kind === SymbolKind.Constant) {
-      const { start, end } = sym.range;
-      const before = (lines[start.line] ?? "").slice(0, start.character);
-      const after = (lines[end.line] ?? "").slice(end.character);
-      const tail = /^\s*;?\s*(?:\/\/.*)?$/.exec(after);
-      if (declarationKeywords.test(before) && tail) {
-        const semi = after.indexOf(";");
-        out = {
-          ...out,
-          range: {
-            start: { line: start.line, character: before.length - before.trimStart().length },
-            end: { line: end.line, character: semi >= 0 ? end.character + semi + 1 : end.character },
-          },
-        };
-      }
-    }
-    return out;
-  });
-}
-
-/**
- * typescript-language-server 5.3.0 maps tsserver's kind `type` (a `type X = …` alias) to no
- * SymbolKind, so it falls back to Variable. Reported as `TypeParameter` instead, the kind
- * rust-analyzer gives its type aliases (LSP has no TypeAlias kind): the declaration's own text
- * tells, since its range starts at `export`/`declare` or at `type`.
- */
-const typeAliasStart = /^(?:(?:export|declare|default)\s+)*type\s+([\p{L}\p{N}_$]+)/u;
-
-export function markTypeAliases<T extends DocumentSymbol>(symbols: T[], lines: readonly string[]): T[] {
-  return symbols.map((sym) => {
-    const children = sym.children ? markTypeAliases(sym.children as T[], lines) : undefined;
-    const out = children ? { ...sym, children } : sym;
-    if (sym.kind !== SymbolKind.Variable) return out;
-    const { start } = sym.range;
-    const alias = typeAliasStart.exec((lines[start.line] ?? "").slice(start.character));
-    return alias?.[1] === sym.name ? { ...out, kind: SymbolKind.TypeParameter } : out;
-  });
-}
-
-/**
- * Measured with tsls 5.3.0 / tsserver 5.9.3: a symbol's range starts at its first decorator
- * (`@deco` above a class or method, `@deco @deco` on one line) or at `export`, never at the JSDoc
- * or `//` lines above it. Those are the head. `#` is not a comment here (`#private` fields).
- */
-export const typescriptDeclarations: DeclarationSyntax = {
-  lineComments: ["//"],
-  blockComments: [["/*", "*/"]],
-  docComments: ["/**"],
-  quotes: ["`", '"', "'"],
-  attributes: ["@"],
-  indentUnit: "  ",
-};
-
-interface ProjectInfoResponse {
-  body?: { configFileName?: string; fileNames?: string[] };
-}
-
-/**
- * tsserver's own `projectInfo`, through tsls 5.3.0's `typescript.tsserverRequest` command, given
- * the file's path: tsls maps an open document's URI to its path but passes anything else on as is,
- * so a URI works only while the file is open, a path for any file of a loaded project. Measured: a
- * file of a tsconfig answers `configFileName: <abs>/tsconfig.json`; a file outside every tsconfig
- * answers `/dev/null/inferredProject1*` (an inferred project with default options); with
- * `needFileNameList` the body lists every file of the project, lib .d.ts files included.
- */
-export const inferredNote =
-  "outside every tsconfig: checked as an inferred project with default options — errors such as implicit any may be noise";
-
-const askProject: AskProject = async (server, file, opts) => {
-  const { listFiles, ...request } = opts;
-  const res = await server.executeCommand<ProjectInfoResponse | null>(
-    "typescript.tsserverRequest",
-    ["projectInfo", { file: file.abs, needFileNameList: listFiles }],
-    request,
-  );
-  const name = res?.body?.configFileName;
-  const config = name && !name.startsWith("/dev/null/") ? name : null;
-  const files = listFiles && res?.body?.fileNames ? { files: res.body.fileNames } : {};
-  return config ? { config, ...files } : { config, ...files, note: inferredNote };
-};
-
-/**
- * The folders a tsconfig compiles into (`outDir`, `declarationDir`), relative to it. Comments are
- * dropped first: `tsc --init` writes a commented-out `// "outDir": "./"`. `extends` is not followed.
- */
-export function tsconfigOutDirs(text: string): string[] {
-  const code = text.replace(/("(?:[^"\\\n]|\\.)*")|\/\/[^\n]*|\/\*[\s\S]*?\*\//g, (_m, str) => str ?? "");
-  return [...code.matchAll(/"(?:outDir|declarationDir)"\s*:\s*"([^"]+)"/g)].map((m) => m[1]!);
 }
 
 function typescriptAdapterFor(trusted: boolean): LanguageAdapter {
@@ -406,7 +199,7 @@ export const typescriptCommon: Omit<LanguageAdapter, "spec" | "untrusted"> = {
   otherSourceExtensions: [".mjs", ".cjs"],
   ignoredDirs: ["node_modules", "dist", "build"],
   dependencyDirs: ["node_modules"],
-  outputs: { manifests: ["tsconfig.json"], dirs: tsconfigOutDirs },
+  outputs: { manifests: ["tsconfig.json"], dirs: (text, at) => tsconfigOutDirs(text, at.abs, at.root) },
   // Jest/Vitest/Mocha conventions, and date-fns' `src/<fn>/test.ts` beside each function.
   testFiles: ["*.test.*", "*.spec.*", "test.*", "__tests__/", "test/", "tests/"],
   // tsserver is the only checker of TypeScript files and names every diagnostic "typescript"
@@ -422,7 +215,7 @@ export const typescriptCommon: Omit<LanguageAdapter, "spec" | "untrusted"> = {
   // A `#name` is an ECMAScript private member: `#b` is a valid new name for `#a`.
   identifier: /^#?[\p{L}\p{Nl}_$][\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}_$]*$/u,
   nameVisibility: (name) => (name.startsWith("#") ? "private (#name)" : "not #private"),
-  project: { ask: askProject },
+  project: { ask: askTsserverProject },
   onboarding: npmOnboarding,
   doctorNote: async (root, config) => {
     const chosen = config.typescript_backend;

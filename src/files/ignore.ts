@@ -123,9 +123,10 @@ export class IgnoreRules {
     for (const decl of this.outputs) {
       for (const manifest of decl.manifests) {
         if (mtimes[names.indexOf(manifest)]! < 0) continue;
-        const text = readText(join(this.root, dirRel, manifest));
+        const abs = join(this.root, dirRel, manifest);
+        const text = readText(abs);
         if (text === null) continue;
-        for (const dir of decl.dirs(text)) {
+        for (const dir of decl.dirs(text, { abs, root: this.root })) {
           const out = posix.normalize(posix.join(dirRel || ".", dir)).replace(/\/+$/, "");
           // An output outside the root, or the root itself, hides nothing.
           if (out !== "." && out !== ".." && !out.startsWith("../") && !out.startsWith("/")) outputs.add(out);

@@ -182,14 +182,19 @@ export interface ProjectTree {
 export interface OutputDirs {
   /** Exact file names (`Cargo.toml`, `tsconfig.json`). */
   manifests: readonly string[];
-  dirs(manifestText: string): string[];
+  /**
+   * `at.abs` is the manifest's path, `at.root` the project root: a manifest that points at others
+   * (a tsconfig's `extends`) reads them only inside the root.
+   */
+  dirs(manifestText: string, at: { abs: string; root: string }): string[];
 }
 
 /** Asks a server which project a file belongs to; `uri` is an open document. */
 export type AskProject = (
   server: ProjectServer,
   file: { abs: string; uri: string },
-  opts: { listFiles: boolean } & RequestOptions,
+  /** `root`: the project root; files outside it are never read to answer. */
+  opts: { listFiles: boolean; root: string } & RequestOptions,
 ) => Promise<ServerProject>;
 
 /** The part of a session a project question needs. */

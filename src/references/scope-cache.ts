@@ -10,6 +10,7 @@
  * Measured on the 300-file bench fixture: the two cost 10–60 ms and 3–16 ms per warm call.
  */
 import { join, sep } from "node:path";
+import { LRUCache } from "lru-cache";
 import type { ProjectAnswer } from "../servers/answering-project.js";
 import type { Mentions } from "./name-mentions.js";
 
@@ -20,15 +21,19 @@ export interface WatchedSession {
   readonly startedAt?: number | undefined;
 }
 
-/** Entries kept at most per map; the oldest go first (names asked for once are the common case). */
+/**
+ * Entries kept at most per map; the oldest kept go first (names asked for once are the common
+ * case): reads `peek`, so a use does not renew an entry, only keeping it again does.
+ */
 const maxEntries = 256;
+const bounded = <V extends object>() => new LRUCache<string, V>({ max: maxEntries });
 
 export class ReferenceScopeCache {
   /** Bumped by every reported change: a computation that saw a bump while it ran is not kept. */
   private generation = 0;
-  private readonly projects = new Map<string, ProjectAnswer>();
+  private readonly projects = bounded<ProjectAnswer>();
   /** Keyed by the project answer's file set (the scan's `skip`): a new project answer, new scans. */
-  private mentions = new WeakMap<ReadonlySet<string>, Map<string, Mentions>>();
+  private mentions = new WeakMap<ReadonlySet<string>, LRUCache<string, Mentions>>();
   private readonly own: string;
   readonly stop: () => void;
 
@@ -49,7 +54,7 @@ export class ReferenceScopeCache {
   }
 
   project(fileAbs: string): ProjectAnswer | undefined {
-    return this.session.watches(this.root) ? this.projects.get(fileAbs) : undefined;
+    return this.session.watches(this.root) ? this.projects.peek(fileAbs) : undefined;
   }
 
   /**
@@ -59,12 +64,12 @@ export class ReferenceScopeCache {
   keepProject(mark: number, fileAbs: string, answer: ProjectAnswer): void {
     if (mark !== this.generation || answer.project === null || !answer.files) return;
     if (!this.session.watches(this.root)) return;
-    bounded(this.projects, fileAbs, answer);
+    this.projects.set(fileAbs, answer);
   }
 
   /** A kept scan, while every directory it read is still watched (a watch the kernel dropped is not). */
   mentionsOf(skip: ReadonlySet<string>, name: string): Mentions | undefined {
-    const found = this.mentions.get(skip)?.get(name);
+    const found = this.mentions.get(skip)?.peek(name);
     return found && this.allWatched(found) ? found : undefined;
   }
 
@@ -73,10 +78,10 @@ export class ReferenceScopeCache {
     if (mark !== this.generation || !this.allWatched(found)) return;
     let byName = this.mentions.get(skip);
     if (!byName) {
-      byName = new Map();
+      byName = bounded<Mentions>();
       this.mentions.set(skip, byName);
     }
-    bounded(byName, name, found);
+    byName.set(name, found);
   }
 
   private allWatched(found: Mentions): boolean {
@@ -88,12 +93,6 @@ export class ReferenceScopeCache {
     this.projects.clear();
     this.mentions = new WeakMap();
   }
-}
-
-function bounded<V>(map: Map<string, V>, key: string, value: V): void {
-  map.delete(key);
-  map.set(key, value);
-  if (map.size > maxEntries) map.delete(map.keys().next().value as string);
 }
 
 const caches = new WeakMap<WatchedSession, { startedAt: number | undefined; cache: ReferenceScopeCache }>();

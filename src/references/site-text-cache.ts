@@ -15,6 +15,7 @@
  * they stay even for files whose text does not fit the texts' bound (20k files: 80 MB of text).
  */
 import { dirname, sep } from "node:path";
+import { LRUCache } from "lru-cache";
 import { uriToPath } from "../lsp/uri.js";
 import type { Located } from "../security/sandbox.js";
 import type { WatchedSession } from "./scope-cache.js";
@@ -82,24 +83,36 @@ export interface SiteTextBounds {
   now?: () => number;
 }
 
+/** A kept text and when it was last used (the staleness that lets it make room). */
+interface KeptText {
+  site: SiteText;
+  usedAt: number;
+}
+
+/** A file's facts by `factKey`, and their weight. */
+interface FileFacts {
+  byKey: Map<string, SiteFacts>;
+  chars: number;
+}
+
+/** Weights are positive integers to the caches; an empty text still takes an entry. */
+const weightOf = (chars: number) => Math.max(chars, 1);
+
 export class SiteTextCache {
-  /** In order of last use, the least recently used first. */
-  private readonly texts = new Map<string, SiteText>();
-  private readonly used = new Map<string, number>();
+  /** Bounded by characters; least recently used first (`rkeys`). */
+  private readonly texts: LRUCache<string, KeptText>;
   private readonly maxChars: number;
   private readonly staleMs: number;
   private readonly now: () => number;
   /**
    * By URI. Locating each site again (a realpath and a stat per site: the sandbox's checks) cost
    * 25 ms of a warm call for 1,000 sites. Only a URI that spells its file's own path is kept (not
-   * a symlinked alias), so the change reports that forget its text forget its place too.
+   * a symlinked alias), so the change reports that forget its text forget its place too. Bounded
+   * by count, the oldest kept out first (read with `peek`: a place is a few short strings).
    */
-  private readonly places = new Map<string, Place>();
-  private chars = 0;
-  /** By file, in order of last use: each file's facts by `factKey`, and their weight. */
-  private readonly facts = new Map<string, { byKey: Map<string, SiteFacts>; chars: number }>();
-  private factChars = 0;
-  private readonly maxFactChars: number;
+  private readonly places = new LRUCache<string, Place>({ max: maxPlaces });
+  /** By file, bounded by weight, the least recently used file's facts out first. */
+  private readonly facts: LRUCache<string, FileFacts>;
   /** Bumped by every reported change: a read that a change overtook is not kept. */
   private generation = 0;
   readonly stop: () => void;
@@ -110,8 +123,15 @@ export class SiteTextCache {
   ) {
     this.maxChars = bounds.maxChars ?? defaultMaxChars;
     this.staleMs = bounds.staleMs ?? defaultStaleMs;
-    this.maxFactChars = bounds.maxFactChars ?? defaultMaxFactChars;
     this.now = bounds.now ?? Date.now;
+    this.texts = new LRUCache({
+      maxSize: this.maxChars,
+      sizeCalculation: (t) => weightOf(t.site.text.length),
+    });
+    this.facts = new LRUCache({
+      maxSize: bounds.maxFactChars ?? defaultMaxFactChars,
+      sizeCalculation: (f) => weightOf(f.chars),
+    });
     this.stop = session.onDiskChange((paths) => this.changed(paths));
   }
 
@@ -120,31 +140,41 @@ export class SiteTextCache {
   }
 
   get(abs: string): SiteText | undefined {
-    const hit = this.texts.get(abs);
+    const hit = this.texts.peek(abs);
     if (!hit || !this.session.watches(dirname(abs))) return undefined;
-    this.touch(abs, hit);
-    return hit;
+    this.texts.get(abs);
+    hit.usedAt = this.now();
+    return hit.site;
   }
 
   keep(mark: number, abs: string, text: SiteText): void {
     if (mark !== this.generation || !this.session.watches(dirname(abs))) return;
-    this.drop(abs);
-    this.touch(abs, text);
-    this.chars += text.text.length;
+    this.texts.delete(abs);
+    const weight = weightOf(text.text.length);
+    if (weight > this.maxChars) return;
+    // Room is made only of texts unused for `staleMs`, least recently used first: at the first
+    // recent one the newcomer is not kept instead (the cache alone would push out recent ones).
     const now = this.now();
-    for (const [oldest] of this.texts) {
-      if (this.chars <= this.maxChars) break;
-      // Recently used texts stay; the newcomer goes instead.
-      this.drop(now - (this.used.get(oldest) ?? 0) >= this.staleMs ? oldest : abs);
+    let room = this.maxChars - this.texts.calculatedSize;
+    const stale: string[] = [];
+    let fits = room >= weight;
+    for (const oldest of this.texts.rkeys()) {
+      if (fits) break;
+      const kept = this.texts.peek(oldest);
+      if (!kept || now - kept.usedAt < this.staleMs) break;
+      stale.push(oldest);
+      room += weightOf(kept.site.text.length);
+      fits = room >= weight;
     }
+    for (const key of stale) this.texts.delete(key);
+    if (fits) this.texts.set(abs, { site: text, usedAt: now });
   }
 
   /** What sites of the file showed, while nothing under it changed. */
   factsOf(abs: string): ReadonlyMap<string, SiteFacts> | undefined {
-    const hit = this.facts.get(abs);
+    const hit = this.facts.peek(abs);
     if (!hit || !this.session.watches(dirname(abs))) return undefined;
-    this.facts.delete(abs);
-    this.facts.set(abs, hit);
+    this.facts.get(abs);
     return hit.byKey;
   }
 
@@ -154,39 +184,27 @@ export class SiteTextCache {
    */
   keepFacts(mark: number, abs: string, key: string, facts: SiteFacts): void {
     if (mark !== this.generation || !this.session.watches(dirname(abs))) return;
-    let file = this.facts.get(abs);
-    if (!file) {
-      file = { byKey: new Map(), chars: 0 };
-      this.facts.set(abs, file);
-    }
-    if (file.byKey.has(key)) return;
+    const byKey = this.facts.peek(abs)?.byKey ?? new Map<string, SiteFacts>();
+    if (byKey.has(key)) return;
     // A line cut from the text points into it (V8 keeps a slice's whole parent): kept, it would
     // keep the text too, whether or not the text is kept.
     facts = { ...facts, line: JSON.parse(JSON.stringify(facts.line)) as string };
     const weight = factOverhead + key.length + facts.line.length + (facts.container?.namePath.length ?? 0);
-    file.byKey.set(key, facts);
-    file.chars += weight;
-    this.factChars += weight;
-    for (const [oldest] of this.facts) {
-      if (this.factChars <= this.maxFactChars) break;
-      this.dropFacts(oldest);
-    }
+    byKey.set(key, facts);
+    // Set again, as a new entry (the cache weighs an entry only when its value changes): the file
+    // becomes the most recently used (as it is: its facts were just looked up), and the least
+    // recently used files' facts make room.
+    this.facts.set(abs, { byKey, chars: (this.facts.peek(abs)?.chars ?? 0) + weight });
   }
 
   /** What is kept, in characters: texts, and facts by their weight. */
   get size(): { texts: number; facts: number } {
-    return { texts: this.chars, facts: this.factChars };
-  }
-
-  private touch(abs: string, text: SiteText): void {
-    this.texts.delete(abs);
-    this.texts.set(abs, text);
-    this.used.set(abs, this.now());
+    return { texts: this.texts.calculatedSize, facts: this.facts.calculatedSize };
   }
 
   /** The place the sandbox gave for `uri` before, while nothing under it changed. */
   place(uri: string, sandbox: object): Located | undefined {
-    const hit = this.places.get(uri);
+    const hit = this.places.peek(uri);
     return hit && hit.sandbox === sandbox && this.session.watches(dirname(hit.abs)) ? hit.where : undefined;
   }
 
@@ -201,37 +219,18 @@ export class SiteTextCache {
     }
     if (spelled !== abs || !this.session.watches(dirname(abs))) return;
     this.places.set(uri, { sandbox, abs, where });
-    // Bounded like the texts, by count: a place is a few short strings.
-    if (this.places.size > maxPlaces) this.places.delete(this.places.keys().next().value as string);
   }
 
   private changed(paths: readonly string[]): void {
     this.generation++;
     for (const path of paths) {
-      this.drop(path);
-      this.dropFacts(path);
       // A directory renamed or removed: everything below it.
       const below = path + sep;
-      for (const abs of this.texts.keys()) if (abs.startsWith(below)) this.drop(abs);
-      for (const abs of this.facts.keys()) if (abs.startsWith(below)) this.dropFacts(abs);
-      for (const [uri, p] of this.places)
-        if (p.abs === path || p.abs.startsWith(below)) this.places.delete(uri);
+      const hit = (abs: string) => abs === path || abs.startsWith(below);
+      for (const abs of [...this.texts.keys()].filter(hit)) this.texts.delete(abs);
+      for (const abs of [...this.facts.keys()].filter(hit)) this.facts.delete(abs);
+      for (const [uri, p] of [...this.places.entries()]) if (hit(p.abs)) this.places.delete(uri);
     }
-  }
-
-  private drop(abs: string): void {
-    const had = this.texts.get(abs);
-    if (!had) return;
-    this.chars -= had.text.length;
-    this.texts.delete(abs);
-    this.used.delete(abs);
-  }
-
-  private dropFacts(abs: string): void {
-    const had = this.facts.get(abs);
-    if (!had) return;
-    this.factChars -= had.chars;
-    this.facts.delete(abs);
   }
 }
 

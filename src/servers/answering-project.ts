@@ -41,6 +41,7 @@ export async function answeringProject(q: ProjectQuery): Promise<ProjectAnswer |
   try {
     asked = await how.ask(q.server, q.file, {
       listFiles: q.listFiles === true,
+      root: q.sandbox.root,
       ...(q.signal ? { signal: q.signal } : {}),
     });
   } catch (e) {

@@ -1,8 +1,9 @@
 /**
- * Built symbol trees of recently used files, bounded by their total node count (an LRU): the
+ * Built symbol trees of recently used files, bounded by their total node count (lru-cache): the
  * table holds every file's symbols as text, this holds trees for the files being worked on, so
  * repeated lookups (the reference sites of one symbol, a directory's overview) build each once.
  */
+import { LRUCache } from "lru-cache";
 import type { SymbolNode } from "./tree.js";
 import { walk } from "./tree.js";
 
@@ -24,10 +25,20 @@ interface Held {
 }
 
 export class TreeCache {
-  private readonly held = new Map<string, Held>();
+  private readonly held: LRUCache<string, Held>;
   private nodes = 0;
 
-  constructor(private readonly max = maxNodes) {}
+  constructor(max = maxNodes) {
+    this.held = new LRUCache<string, Held>({
+      maxSize: max,
+      // A tree larger than the whole bound is kept alone (the cache refuses an entry over its
+      // bound): it is the file being worked on. Weights are positive integers to the cache.
+      sizeCalculation: (held) => Math.min(Math.max(held.nodes, 1), max),
+      dispose: (held) => {
+        this.nodes -= held.nodes;
+      },
+    });
+  }
 
   /** Nodes held now: the bound's measure. */
   get size(): number {
@@ -36,30 +47,21 @@ export class TreeCache {
 
   /** The tree of `abs` built for exactly the text with this hash, or null. */
   get(abs: string, hash: string): SymbolNode[] | null {
-    const hit = this.held.get(abs);
+    // Peeked first: a tree of another text is no use of the entry and must not renew it.
+    const hit = this.held.peek(abs);
     if (!hit || hit.hash !== hash) return null;
-    // Most recently used last: the Map's order is the eviction order.
-    this.held.delete(abs);
-    this.held.set(abs, hit);
+    this.held.get(abs);
     return hit.roots;
   }
 
   set(abs: string, hash: string, roots: SymbolNode[]): void {
-    this.drop(abs);
     let nodes = 0;
     for (const _ of walk(roots)) nodes++;
     this.held.set(abs, { hash, roots, nodes });
     this.nodes += nodes;
-    for (const [oldest] of this.held) {
-      if (this.nodes <= this.max || oldest === abs) break;
-      this.drop(oldest);
-    }
   }
 
   drop(abs: string): void {
-    const had = this.held.get(abs);
-    if (!had) return;
-    this.nodes -= had.nodes;
     this.held.delete(abs);
   }
 }

@@ -41,7 +41,7 @@ interface DiagResult {
   complete: boolean;
 }
 
-const query = { name_path: "HttpError", relative_path: "src/core/errors.ts", context_lines: 0 };
+const query = { name_path: "HttpError", relative_path: "src/errors.ts", context_lines: 0 };
 
 async function tsFiles(dir: string, rel = ""): Promise<string[]> {
   const out: string[] = [];
@@ -63,7 +63,7 @@ async function expectedSites(dir: string): Promise<string[]> {
     const lines = (await readText(dir, rel)).split("\n");
     lines.forEach((text, i) => {
       for (const m of text.matchAll(/\bHttpError\b/g)) {
-        if (/class HttpError/.test(text) && rel === "src/core/errors.ts") continue;
+        if (/class HttpError/.test(text) && rel === "src/errors.ts") continue;
         sites.push({ relative_path: rel, line: i + 1, column: (m.index ?? 0) + 1 });
       }
     });
@@ -130,21 +130,18 @@ describe("which project answered (e2e, typescript-language-server)", () => {
   it("rename_symbol renames the uses outside every tsconfig although no call opened them", async () => {
     const r = await callOk<{ files: { relative_path: string }[] }>(primed.h, "rename_symbol", {
       name_path: "TimeoutError",
-      relative_path: "src/core/errors.ts",
+      relative_path: "src/errors.ts",
       new_name: "DeadlineError",
       dry_run: true,
     });
-    assert.deepEqual(r.files.map((f) => f.relative_path).sort(), [
-      "scripts/timeout.ts",
-      "src/core/errors.ts",
-    ]);
+    assert.deepEqual(r.files.map((f) => f.relative_path).sort(), ["scripts/timeout.ts", "src/errors.ts"]);
   });
 
   it("safe_delete_symbol refuses a symbol used only outside every tsconfig, whatever is open", async () => {
     // No call so far opened scripts/timeout.ts, the only file that uses it.
     const r = await call(primed.h.client, "safe_delete_symbol", {
       name_path: "TimeoutError",
-      relative_path: "src/core/errors.ts",
+      relative_path: "src/errors.ts",
       dry_run: true,
     });
     assert.equal(r.isError, true, r.text);

@@ -21,7 +21,7 @@ interface RefsResult {
   incomplete_reason?: string;
 }
 
-const query = { name_path: "HttpError", relative_path: "src/core/errors.ts", context_lines: 0 };
+const query = { name_path: "HttpError", relative_path: "src/errors.ts", context_lines: 0 };
 
 /** Writes a file from another process, as an editor or `git checkout` would. */
 function writeElsewhere(abs: string, text: string): void {

@@ -7,7 +7,7 @@ import { describe, test } from "node:test";
 import type { DocumentSymbol } from "vscode-languageserver-protocol";
 import { dartDeclarations } from "../../language-servers/dart.js";
 import { rustDeclarations } from "../../language-servers/rust-analyzer.js";
-import { typescriptDeclarations } from "../../language-servers/typescript.js";
+import { typescriptDeclarations } from "../../language-servers/typescript-symbols.js";
 import { deleteEdit, insertBeforeEdit, replaceBodyEdit, siteOf } from "../../src/edits/symbol-sites.js";
 import {
   type DeclarationSyntax,

@@ -1,7 +1,7 @@
 import * as assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { rustDeclarations } from "../../language-servers/rust-analyzer.js";
-import { typescriptDeclarations } from "../../language-servers/typescript.js";
+import { typescriptDeclarations } from "../../language-servers/typescript-symbols.js";
 import { detectIndentUnit, indentationOf, reindent, structuralIndent } from "../../src/text/indent.js";
 
 const ts = { unit: "  ", lexical: typescriptDeclarations };

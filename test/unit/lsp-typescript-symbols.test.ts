@@ -1,7 +1,7 @@
 import * as assert from "node:assert/strict";
 import { test } from "node:test";
 import { type DocumentSymbol, SymbolKind } from "vscode-languageserver-protocol";
-import { markTypeAliases, normalizeTypescriptSymbols } from "../../language-servers/typescript.js";
+import { markTypeAliases, normalizeTypescriptSymbols } from "../../language-servers/typescript-symbols.js";
 import { buildTree, type SymbolNode } from "../../src/symbols/tree.js";
 import { allLines } from "../../src/text/lines.js";
 

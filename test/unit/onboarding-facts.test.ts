@@ -162,3 +162,78 @@ test("a project with no manifest at all names every manifest onboarding reads", 
     await bare.cleanup();
   }
 });
+
+test("Cargo.toml is read as TOML: a [[bin]] path after a required-features array, workspace members", async () => {
+  const rs = await makeTempProject("scalpel-onboarding-cargo-");
+  try {
+    await put(
+      rs.dir,
+      "Cargo.toml",
+      [
+        "[workspace]",
+        "members = [ # the crates",
+        '  "crates/core",',
+        '  "crates/cli",',
+        "]",
+        "",
+        "[package]",
+        'name = "shop"',
+        "",
+        "[[bin]]",
+        'name = "serve"',
+        "required-features = [",
+        '  "server",',
+        "]",
+        'path = "src/bin/serve.rs"',
+        "",
+        "[[bin]]",
+        'path = "tools/gen.rs" # after a comment too',
+        'name = "gen"',
+        "",
+      ].join("\n"),
+    );
+    await put(rs.dir, "src/main.rs", "fn main() {}\n");
+    await put(rs.dir, "src/bin/serve.rs", "fn main() {}\n");
+    await put(rs.dir, "tools/gen.rs", "fn main() {}\n");
+    const p = openProject({ root: rs.dir, readOnly: true }, log);
+    const facts = await projectFacts(p, ["rust"]);
+    assert.deepEqual(facts.entryPoints, [
+      "Cargo workspace members: crates/core, crates/cli",
+      "src/bin/serve.rs (Cargo.toml [[bin]])",
+      "tools/gen.rs (Cargo.toml [[bin]])",
+      "src/main.rs (Cargo binary)",
+    ]);
+    assert.ok(facts.commands.includes("cargo test (Cargo.toml)"));
+
+    // A Cargo.toml that is not TOML says nothing (as one that cannot be read), and fails nothing.
+    await put(rs.dir, "Cargo.toml", '[package\nname = "shop"\n[[bin]]\npath = "src/bin/serve.rs"\n');
+    const broken = await projectFacts(p, ["rust"]);
+    assert.ok(!broken.manifests.includes("Cargo.toml"), broken.manifests.join(", "));
+    assert.deepEqual(broken.entryPoints, []);
+    assert.ok(!broken.commands.some((c) => c.startsWith("cargo ")), broken.commands.join("\n"));
+    const text = await onboardingInstructions(p, ["rust"]);
+    assert.doesNotMatch(text, /cargo build/);
+  } finally {
+    await rs.cleanup();
+  }
+});
+
+test("a pyproject.toml that is not TOML is left out; the project's other files still speak", async () => {
+  const py = await makeTempProject("scalpel-onboarding-pyproject-");
+  try {
+    await put(py.dir, "pyproject.toml", '[project]\nname = "shop\n');
+    const p = openProject({ root: py.dir, readOnly: true }, log);
+    const alone = await projectFacts(p, ["python"]);
+    assert.deepEqual(alone.manifests, []);
+    assert.deepEqual(alone.commands, []);
+    await put(py.dir, "requirements.txt", "httpx\n");
+    const withRequirements = await projectFacts(p, ["python"]);
+    assert.deepEqual(withRequirements.manifests, ["requirements.txt"]);
+    assert.deepEqual(withRequirements.notes, []);
+    assert.ok(
+      withRequirements.commands.includes("pip install -r requirements.txt (requirements.txt; install)"),
+    );
+  } finally {
+    await py.cleanup();
+  }
+});

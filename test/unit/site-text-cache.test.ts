@@ -124,6 +124,13 @@ test("a site's facts are kept apart from its text, bounded, and forgotten when t
     undefined,
     "another symbol's site is another fact",
   );
+  cache.keepFacts(
+    cache.mark,
+    a,
+    factKey({ line: 0, character: 18 }, { name: "compute", kind: "method" }),
+    facts,
+  );
+  assert.equal(cache.size.facts, 2 * weight, "a second site of the file weighs as much again");
 
   // Past the bound the least recently used file's facts go.
   const at = (n: number) => join(root, `f${n}.ts`);

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { type DocumentSymbol, SymbolKind } from "vscode-languageserver-protocol";
-import { tsconfigFiles } from "../../language-servers/tsconfig-files.js";
+import { tsconfigFiles } from "../../language-servers/tsconfig-read.js";
 import { majorOf, typescriptBackend } from "../../language-servers/typescript-backend.js";
 import { dropImportBindings } from "../../language-servers/typescript-native.js";
 
@@ -105,7 +105,7 @@ test("tsconfigFiles lists what include/exclude/files name, and nothing when exte
       '{ // comment\n "include": ["./src"], "exclude": ["src/gen"], "files": ["test/t.ts"], }',
     );
     const rel = () =>
-      tsconfigFiles(config)
+      tsconfigFiles(config, dir)
         .map((f) => f.slice(dir.length + 1))
         .sort();
     assert.deepEqual(rel(), ["src/a.ts", "src/deep/b.tsx", "test/t.ts"]);
