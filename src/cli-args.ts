@@ -3,6 +3,8 @@
  * missing or unexpected value, or a stray argument is an error that lists the valid ones. A
  * misspelt `--readonly` silently ignored gave an agent full write access; a refusal costs a retry.
  */
+import { parseArgs } from "node:util";
+import { didYouMean } from "./core/did-you-mean.js";
 
 export interface OptionSpec {
   /** Takes a value (`--project PATH`); otherwise a switch (`--read-only`). */
@@ -36,99 +38,102 @@ const global: Readonly<Record<string, OptionSpec>> = {
   version: { help: "print the version" },
 };
 
-/** `--name VALUE`, `--name=VALUE`, or a switch `--name`. */
+type Token = ReturnType<typeof parseArgs>["tokens"] extends (infer T)[] | undefined ? T : never;
+
+/**
+ * `--name VALUE`, `--name=VALUE`, or a switch `--name`. node:util's `parseArgs` splits the words
+ * (non-strict, with tokens, so that every refusal below keeps its own wording and suggestion);
+ * before the command only `--help` and `--version` are known.
+ */
 export function parseCommandLine(
   argv: readonly string[],
   specFor: (command: string) => CommandSpec | undefined,
 ): ParsedArgs {
-  const options = new Map<string, string | true | string[]>();
-  const positionals: string[] = [];
-  let command: string | undefined;
-  let spec: CommandSpec | undefined;
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (a === "--") throw new UsageError("'--' is not supported; give options as --name value.");
-    if (/^-[^-]/.test(a)) throw new UsageError(`Unknown option '${a}'; options are spelt --name.`);
-    if (!a.startsWith("--")) {
-      if (command === undefined) {
-        command = a;
-        spec = specFor(a);
-        if (!spec) throw new UsageError(`Unknown command or tool '${a}'.`);
-        continue;
-      }
+  const out: ParsedArgs = { command: undefined, options: new Map(), positionals: [] };
+  const at = argv.findIndex((a) => a === "-" || !a.startsWith("-"));
+  readWords(at < 0 ? argv : argv.slice(0, at), undefined, out);
+  if (at < 0) return out;
+  const command = argv[at]!;
+  const spec = specFor(command);
+  if (!spec) throw new UsageError(`Unknown command or tool '${command}'.`);
+  out.command = command;
+  readWords(argv.slice(at + 1), spec, out);
+  return out;
+}
+
+function readWords(args: readonly string[], spec: CommandSpec | undefined, out: ParsedArgs): void {
+  const known = { ...(spec?.options ?? {}), ...global };
+  const { tokens } = parseArgs({
+    args: [...args],
+    options: Object.fromEntries(
+      Object.entries(known).map(([name, o]) => [
+        name,
+        {
+          type: o.value === undefined ? ("boolean" as const) : ("string" as const),
+          multiple: o.repeat === true,
+        },
+      ]),
+    ),
+    strict: false,
+    allowPositionals: true,
+    tokens: true,
+  });
+  const { options, positionals } = out;
+  for (let t = 0; t < tokens.length; t++) {
+    const token: Token = tokens[t]!;
+    if (token.kind === "option-terminator")
+      throw new UsageError("'--' is not supported; give options as --name value.");
+    if (token.kind === "positional") {
       const allowed = spec?.positionals;
       if (!allowed || positionals.length >= allowed.max) {
         throw new UsageError(
           allowed
-            ? `'${command}' takes at most ${allowed.max} ${allowed.name}; '${a}' is one too many.`
-            : `Unexpected argument '${a}' after '${command}'. Options start with --.`,
+            ? `'${out.command}' takes at most ${allowed.max} ${allowed.name}; '${token.value}' is one too many.`
+            : `Unexpected argument '${token.value}' after '${out.command}'. Options start with --.`,
         );
       }
-      positionals.push(a);
+      positionals.push(token.value);
       continue;
     }
-    const eq = a.indexOf("=");
-    const name = eq > 0 ? a.slice(2, eq) : a.slice(2);
-    const inline = eq > 0 ? a.slice(eq + 1) : undefined;
-    if (name === "") throw new UsageError(`Empty option '${a}'.`);
-    const known = spec?.options[name] ?? global[name];
-    if (!known) {
-      if (spec?.openOptions && !(name in global)) {
-        // A tool parameter: a value, or `true` for a bare switch.
-        const next = argv[i + 1];
-        if (inline !== undefined) options.set(name, inline);
-        else if (next !== undefined && !next.startsWith("--")) {
-          options.set(name, next);
-          i++;
-        } else options.set(name, true);
-        continue;
-      }
-      throw new UsageError(unknownOption(name, command, spec));
+    const raw = args[token.index]!;
+    if (!raw.startsWith("--")) throw new UsageError(`Unknown option '${raw}'; options are spelt --name.`);
+    const { name } = token;
+    if (name === "" || name.startsWith("=")) throw new UsageError(`Empty option '${raw}'.`);
+    const option = spec?.options[name] ?? global[name];
+    if (!option) {
+      if (!spec?.openOptions || name in global) throw new UsageError(unknownOption(name, out.command, spec));
+      // A tool parameter: a value (`--name v`, `--name=v`, `--offset -1`), or `true` for a bare switch.
+      const next = args[token.index + 1];
+      if (token.inlineValue) options.set(name, token.value ?? "");
+      else if (next !== undefined && !next.startsWith("--")) {
+        options.set(name, next);
+        // The value's own tokens (`-1` reads as short options) are the value, not options.
+        while (tokens[t + 1]?.index === token.index + 1) t++;
+      } else options.set(name, true);
+      continue;
     }
-    if (known.value === undefined) {
-      if (inline !== undefined) throw new UsageError(`--${name} takes no value (got '--${name}=${inline}').`);
+    if (option.value === undefined) {
+      if (token.inlineValue) throw new UsageError(`--${name} takes no value (got '${raw}').`);
       options.set(name, true);
       continue;
     }
-    let value = inline;
-    if (value === undefined) {
-      const next = argv[i + 1];
-      if (next === undefined || next.startsWith("--"))
-        throw new UsageError(`--${name} needs a value: --${name} ${known.value}.`);
-      value = next;
-      i++;
-    }
-    if (value === "") throw new UsageError(`--${name} needs a non-empty ${known.value}.`);
+    const value = token.value;
+    // parseArgs takes the next word whatever it is; a following `--option` is not a value here.
+    if (value === undefined || (!token.inlineValue && value.startsWith("--")))
+      throw new UsageError(`--${name} needs a value: --${name} ${option.value}.`);
+    if (value === "") throw new UsageError(`--${name} needs a non-empty ${option.value}.`);
     const before = options.get(name);
-    if (known.repeat) options.set(name, [...(Array.isArray(before) ? before : []), value]);
+    if (option.repeat) options.set(name, [...(Array.isArray(before) ? before : []), value]);
     else if (before !== undefined) throw new UsageError(`--${name} is given twice.`);
     else options.set(name, value);
   }
-  return { command, options, positionals };
 }
 
 function unknownOption(name: string, command: string | undefined, spec: CommandSpec | undefined): string {
-  const valid = Object.entries({ ...(spec?.options ?? {}), ...global }).map(
-    ([n, o]) => `--${n}${o.value ? ` ${o.value}` : ""}`,
-  );
-  const close = Object.keys({ ...(spec?.options ?? {}), ...global }).find(
-    (n) => n.replaceAll("-", "") === name.replaceAll(/[-_]/g, "") || editDistance(n, name) <= 2,
-  );
+  const all = { ...(spec?.options ?? {}), ...global };
+  const valid = Object.entries(all).map(([n, o]) => `--${n}${o.value ? ` ${o.value}` : ""}`);
+  const close = didYouMean(name, Object.keys(all));
   return `Unknown option --${name}${command ? ` for '${command}'` : ""}.${close ? ` Did you mean --${close}?` : ""} Valid options: ${valid.join(", ")}.`;
-}
-
-function editDistance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cur = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = cur;
-    }
-  }
-  return row[b.length]!;
 }
 
 /** The string value of an option, if given. */

@@ -27,7 +27,9 @@ import { serveHttp } from "./http.js";
 import { killAllServersSync } from "./process/spawn.js";
 import { createServer, serveStdio } from "./server.js";
 import { allTools, toolsFor } from "./tools/index.js";
-import { runTool } from "./tools/kit/run.js";
+import type { ToolDef } from "./tools/kit/define.js";
+import { unknownParameters } from "./tools/kit/input.js";
+import { parseArguments, runTool } from "./tools/kit/run.js";
 import { Workspace } from "./workspace/workspace.js";
 
 const usage = `scalpel ${version} — type-precise code tools for coding agents (MCP)
@@ -213,6 +215,27 @@ function coerce(schema: z.ZodType, raw: string | true): unknown {
   }
 }
 
+/**
+ * Why the terminal refuses these arguments, or undefined: the strict check every call gets
+ * (tools/kit/input.ts), with unknown parameters spelt as options and the command's own options
+ * among the suggestions (`--projekt` means `--project`).
+ */
+function refuseArguments(def: ToolDef, args: Record<string, unknown>): string | undefined {
+  const unknown = Object.keys(args).filter((key) => !(key in def.input));
+  if (unknown.length > 0) {
+    const valid = [...Object.keys(def.input), ...Object.keys(toolRun.options)];
+    const what = unknownParameters(def.name, unknown, valid, (n) => `--${n}`);
+    return `Invalid arguments for ${def.name}: ${what}. Run it again without ${unknown.length === 1 ? "it" : "them"}.`;
+  }
+  try {
+    parseArguments(def, args);
+    return undefined;
+  } catch (e) {
+    if (isAppError(e)) return e.message;
+    throw e;
+  }
+}
+
 async function runOnce(name: string, options: Options): Promise<number> {
   checkTrustFlag(options);
   const workspace = new Workspace({ readOnly: options.has("read-only"), cwd: process.cwd() }, log);
@@ -222,20 +245,20 @@ async function runOnce(name: string, options: Options): Promise<number> {
     process.stderr.write(`'${name}' writes files and is not available with --read-only.\n`);
     return 2;
   }
-  process.on("exit", () => killAllServersSync());
   const args: Record<string, unknown> = {};
   for (const [key, value] of options) {
     if (key in toolRun.options) continue;
     if (Array.isArray(value)) continue;
     const shape = def.input[key];
-    if (!shape) {
-      process.stderr.write(
-        `${name} has no parameter '${key}'. Parameters: ${Object.keys(def.input).join(", ") || "none"}.\n`,
-      );
-      return 2;
-    }
-    args[key] = coerce(shape as z.ZodType, value);
+    args[key] = shape ? coerce(shape as z.ZodType, value) : value;
   }
+  // Refused before the project is opened: a refused call does nothing at all.
+  const refusal = refuseArguments(def, args);
+  if (refusal !== undefined) {
+    process.stderr.write(`Error (invalid_argument): ${refusal}\n`);
+    return 2;
+  }
+  process.on("exit", () => killAllServersSync());
   try {
     const project = optionString(options, "project");
     if (project !== undefined)

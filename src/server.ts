@@ -16,6 +16,7 @@ import { startIndexing, whileToolRuns } from "./symbols/index-build.js";
 import { allTools, toolsFor } from "./tools/index.js";
 import { writesFiles } from "./tools/kit/define.js";
 import { outputShapeOf } from "./tools/kit/envelope.js";
+import { inputObject } from "./tools/kit/input.js";
 import { runTool, sdkToolError } from "./tools/kit/run.js";
 import type { Workspace } from "./workspace/workspace.js";
 
@@ -42,7 +43,9 @@ export function createServer(options: ServerOptions): McpServer {
       {
         title: def.title,
         description: def.description,
-        inputSchema: def.input,
+        // Strict: an unknown parameter is refused by name before the handler runs (input.ts), and
+        // tools/list says `additionalProperties: false`.
+        inputSchema: inputObject(def),
         // The one place a tool's output schema gains the envelope's fields (truncated, hint).
         outputSchema: outputShapeOf(def.output),
         annotations: { ...def.annotations, openWorldHint: false, title: def.title },

@@ -2,6 +2,7 @@
  * Name-path resolution on one file's tree: every match of a pattern, or exactly one symbol with a
  * "did you mean" error otherwise.
  */
+import { editDistance } from "../core/did-you-mean.js";
 import { AppError } from "../core/errors.js";
 import { matchesNamePath, parseNamePath } from "./name-path.js";
 import { type SymbolNode, walk } from "./tree.js";
@@ -33,7 +34,7 @@ export function resolveIn(
     const close = all
       .filter((n) => {
         const name = n.name.toLowerCase();
-        return name.includes(last) || last.includes(name) || editDistance(name, last) <= 2;
+        return name.includes(last) || last.includes(name) || editDistance(name, last, 2) <= 2;
       })
       .slice(0, 8)
       .map((n) => n.namePath);
@@ -83,18 +84,4 @@ function oneOverloadedFunction(
   if (at.some((i, k) => i < 0 || (k > 0 && i !== at[k - 1]! + 1))) return null;
   const span = (n: SymbolNode) => n.range.end.line - n.range.start.line;
   return at.map((i) => siblings[i]!).reduce((best, n) => (span(n) > span(best) ? n : best));
-}
-
-/** Levenshtein distance, for "did you mean" suggestions on short identifiers. */
-function editDistance(a: string, b: string): number {
-  if (Math.abs(a.length - b.length) > 2) return 3;
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) {
-      row.push(Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1)));
-    }
-    prev = row;
-  }
-  return prev[b.length]!;
 }

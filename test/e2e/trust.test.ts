@@ -203,7 +203,10 @@ for (const mode of ["normal", "read-only"] as const) {
       const r = await h.call("read_file", { relative_path: ".env" });
       assert.ok(r.isError);
       assert.match(r.text, /secret_file/);
-      const s = await h.call("search_for_pattern", { substring_pattern: SECRET });
+      // `pattern` (this call said `substring_pattern` before tool arguments were strict: it was refused
+      // for the missing pattern and proved nothing).
+      const s = await h.call("search_for_pattern", { pattern: SECRET });
+      assert.equal(s.isError, false, s.text);
       assert.doesNotMatch(`${r.text}\n${s.text}\n${JSON.stringify(s.structured)}`, new RegExp(SECRET));
     });
 

@@ -163,6 +163,13 @@ test("the command line is strict: unknown options, missing and unexpected values
     [["trust", "a", "b"], /at most 1 PATH/],
     [["nope"], /Unknown command or tool 'nope'/],
     [["mcp", "-p"], /Unknown option '-p'/],
+    [["mcp", "-rw"], /Unknown option '-rw'; options are spelt --name/],
+    [["mcp", "--=x"], /Empty option '--=x'/],
+    [["mcp", "--project="], /--project needs a non-empty PATH/],
+    [["mcp", "--", "x"], /'--' is not supported/],
+    // Before the command only --help and --version are known.
+    [["--project", "/p", "mcp"], /^Unknown option --project\. Valid options: --help, --version\.$/],
+    [["mcp", "--projekt", "/p"], /Unknown option --projekt for 'mcp'\. Did you mean --project\?/],
   ];
   for (const [argv, message] of cases) {
     assert.throws(
@@ -175,6 +182,17 @@ test("the command line is strict: unknown options, missing and unexpected values
   const tool = parse(["find_symbol", "--project", "/p", "--name_path_pattern", "Foo", "--include_body"]);
   assert.equal(tool.options.get("name_path_pattern"), "Foo");
   assert.equal(tool.options.get("include_body"), true);
+  // A value that reads like a short option (a negative number) is still the parameter's value.
+  const negative = parse(["find_symbol", "--offset", "-1", "--depth=2", "--x", "--y", "v"]);
+  assert.deepEqual(
+    [...negative.options],
+    [
+      ["offset", "-1"],
+      ["depth", "2"],
+      ["x", true],
+      ["y", "v"],
+    ],
+  );
 });
 
 test("what trust would enable is said by the adapters of the project's languages", async () => {

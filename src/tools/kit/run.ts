@@ -3,7 +3,7 @@
  * the arguments, builds the context, runs the tool, keeps the answer within its budget, and turns
  * every failure into a result the caller can act on.
  */
-import { z } from "zod";
+import type { z } from "zod";
 import { withDeadline } from "../../core/deadlines.js";
 import { AppError, isAppError } from "../../core/errors.js";
 import type { Logger } from "../../core/log.js";
@@ -19,6 +19,7 @@ import {
   pagedTake,
   pagingOf,
 } from "./envelope.js";
+import { inputObject } from "./input.js";
 
 export interface ToolResult {
   [key: string]: unknown;
@@ -40,10 +41,7 @@ export const defaultMaxAnswerChars = 20_000;
 export async function runTool(def: ToolDef, rawArgs: unknown, opts: RunOptions): Promise<ToolResult> {
   const log = opts.log.child(def.name);
   try {
-    const parsed = z.object(def.input).safeParse(rawArgs ?? {});
-    if (!parsed.success)
-      throw new AppError("invalid_argument", invalidArguments(def.name, describeZodError(parsed.error)));
-    const args = parsed.data as Record<string, unknown>;
+    const args = parseArguments(def, rawArgs);
     // Every call has a deadline (deadlines.ts): past it the call is cancelled and told so.
     const result = (await withDeadline(def, opts.signal, (signal) =>
       def.run(args as never, makeContext({ ...opts, signal }, log)),
@@ -57,6 +55,18 @@ export async function runTool(def: ToolDef, rawArgs: unknown, opts: RunOptions):
   } catch (error) {
     return errorResult(def.name, error, opts.workspace, log);
   }
+}
+
+/**
+ * The arguments checked against the tool's strict input object (unknown parameters refused, defaults
+ * filled in), or `invalid_argument` saying what to change. The terminal calls it before it opens the
+ * project, so a refused call does nothing at all.
+ */
+export function parseArguments(def: ToolDef, rawArgs: unknown): Record<string, unknown> {
+  const parsed = inputObject(def).safeParse(rawArgs ?? {});
+  if (!parsed.success)
+    throw new AppError("invalid_argument", invalidArguments(def.name, describeZodError(parsed.error)));
+  return parsed.data as Record<string, unknown>;
 }
 
 /**
@@ -312,7 +322,12 @@ export function sdkToolError(sdkMessage: string, writingTools: readonly string[]
 
 export function describeZodError(error: z.ZodError): string {
   return error.issues
-    .map((i) => `${i.path.length > 0 ? i.path.join(".") : "arguments"}: ${i.message}`)
+    .map((i) =>
+      // The unknown-parameter message names its parameters itself (input.ts), as the SDK shows it.
+      i.code === "unrecognized_keys"
+        ? i.message
+        : `${i.path.length > 0 ? i.path.join(".") : "arguments"}: ${i.message}`,
+    )
     .join("; ");
 }
 
