@@ -100,6 +100,9 @@ export class MemoryStore {
       );
     }
     // A concurrent delete_memory may remove an emptied topic folder between mkdir and the write.
+    // Another process replacing the same memory at that moment reads as a change meanwhile (its
+    // rename unlinked the file our lstat had found: no name left, seen with two servers under
+    // load); a memory write replaces the whole file, so it is simply tried again.
     for (let attempt = 0; ; attempt++) {
       try {
         await mkdir(dirname(path.abs), { recursive: true });
@@ -108,6 +111,7 @@ export class MemoryStore {
       } catch (e) {
         const code = (e as NodeJS.ErrnoException).code;
         if (code === "ENOENT" && attempt < 2) continue;
+        if (isAppError(e) && e.code === "edit_conflict" && attempt < 5) continue;
         throw new AppError(
           "write_failed",
           `Memory '${canonical}' could not be written (${code ?? "error"}). Check that the memory folder '${this.dir}' is writable.`,
