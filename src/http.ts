@@ -43,6 +43,12 @@ interface Session {
   transport: StreamableHTTPServerTransport;
   workspace: Workspace;
   lastSeen: number;
+  /**
+   * Requests of this session still being answered: a session is idle only when none is. A call
+   * that ran longer than the idle bound (a cold project on a loaded machine) was cut off with its
+   * session, and its client waited for an answer that never came.
+   */
+  inFlight: number;
 }
 
 const loopbackNames = ["127.0.0.1", "localhost", "[::1]"];
@@ -110,7 +116,7 @@ export async function serveHttp(options: HttpOptions): Promise<HttpHandle> {
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: randomUUID,
       onsessioninitialized: (id) => {
-        sessions.set(id, { transport, workspace, lastSeen: Date.now() });
+        sessions.set(id, { transport, workspace, lastSeen: Date.now(), inFlight: 0 });
       },
     });
     transport.onclose = () => {
@@ -147,6 +153,16 @@ export async function serveHttp(options: HttpOptions): Promise<HttpHandle> {
     }
     if (session) {
       session.lastSeen = Date.now();
+      // A POST's response stays open until its answer is written (handleRequest may return before,
+      // with an event stream): the request is in flight until then. A GET is the client's listening
+      // stream, open for the session's whole life: it keeps nothing alive.
+      if (req.method === "POST") {
+        session.inFlight++;
+        res.once("close", () => {
+          session.inFlight--;
+          session.lastSeen = Date.now();
+        });
+      }
       await session.transport.handleRequest(req, res, body);
       return;
     }
@@ -171,7 +187,8 @@ export async function serveHttp(options: HttpOptions): Promise<HttpHandle> {
   const sweep = setInterval(
     () => {
       const now = Date.now();
-      for (const [id, s] of sessions) if (now - s.lastSeen > options.idleMs) void closeSession(id, "idle");
+      for (const [id, s] of sessions)
+        if (s.inFlight === 0 && now - s.lastSeen > options.idleMs) void closeSession(id, "idle");
     },
     Math.max(1000, Math.min(60_000, options.idleMs / 4)),
   );
