@@ -20,6 +20,13 @@ export interface CheckState {
 }
 
 export class PushedCheck {
+  /**
+   * Runs begun and not yet ended, per progress token. A count, not a flag: a checker that restarts
+   * under one token may announce the new run before it ends the cancelled one (begin, begin, end),
+   * and a flag would call the checker idle while the new run still works. A suspected cause (not
+   * confirmed) of a rename's delta that once came back complete without cargo check's error, with
+   * four test files running at once on two cores.
+   */
   private readonly running = new Map<Token, number>();
   private expectedAt = 0;
   private lastBeginAt = 0;
@@ -39,10 +46,13 @@ export class PushedCheck {
     if (v.kind === "begin") {
       if (typeof v.title !== "string" || !this.checker.progressTitle.test(v.title)) return;
       const now = Date.now();
-      this.running.set(token, now);
+      this.running.set(token, (this.running.get(token) ?? 0) + 1);
       this.lastBeginAt = now;
     } else if (v.kind === "end") {
-      if (!this.running.delete(token)) return;
+      const open = this.running.get(token);
+      if (open === undefined) return;
+      if (open > 1) this.running.set(token, open - 1);
+      else this.running.delete(token);
     } else return;
     this.wake();
   }

@@ -76,6 +76,23 @@ test("a save makes diagnostics wait for the cargo check run it starts", async ()
   assert.ok(Date.now() - t0 >= 60);
 });
 
+test("a run announced before the cancelled one under the same token ends is still waited for", async () => {
+  const check = new PushedCheck({
+    name: "cargo check",
+    progressTitle: /^cargo /,
+    startWithinMs: 1_000,
+    maxWaitMs: 2_000,
+  });
+  check.progress("flycheck/0", { kind: "begin", title: "cargo check" });
+  check.progress("flycheck/0", { kind: "begin", title: "cargo check" });
+  check.progress("flycheck/0", { kind: "end" });
+  assert.equal(check.busy, true, "the second run has not ended");
+  check.progress("flycheck/0", { kind: "end" });
+  check.progress("flycheck/0", { kind: "end" });
+  assert.equal(check.busy, false);
+  assert.deepEqual(await check.settle(), { complete: true });
+});
+
 test("a check still running at the bound gives complete: false with the reason", async () => {
   const check = new PushedCheck({
     name: "cargo check",
