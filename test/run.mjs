@@ -1,10 +1,19 @@
-// Runs the test files with node's test runner through tsx. Node 20 does not discover `.ts` test
-// files by itself and would pass with zero tests, so the list is built here and must not be empty.
-// Usage: node test/run.mjs [tier|file ...]   tiers: unit, integration, e2e (default: all three), and
-// e2e-native (the TypeScript e2e files on TypeScript 7's native server; part of the e2e tier too)
-import { spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+// Runs the test files with node's test runner through tsx, several files at once. Node 20 does not
+// discover `.ts` test files by itself and would pass with zero tests, so the list is built here and
+// must not be empty.
+//
+// Usage: node test/run.mjs [tier|file ...]   tiers: unit, integration, e2e (default: all three).
+//
+// Most of a test file's time is spent waiting on a language server (its project load, a settle
+// window, a compiler run), so files run as concurrent jobs (SCALPEL_TEST_JOBS, default 4 on this
+// 2-core machine kind), each in its own node process with its own SCALPEL_HOME and temp folders.
+// A file declares in its own header what the runner needs to know of it:
+//   // @backends tsserver native   it runs once per TypeScript backend (SCALPEL_TS_BACKEND)
+//   // @serial <why>               it runs alone, after the concurrent jobs (timing-sensitive)
+// A job's output is printed whole when it ends; the last line counts every job's tests.
+import { spawn } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { cpus, tmpdir } from "node:os";
 import { join, relative } from "node:path";
 
 const root = new URL("..", import.meta.url).pathname;
@@ -20,66 +29,142 @@ function collect(dir) {
   return out;
 }
 
-// The TypeScript e2e files that run a second time on TypeScript 7's native server
-// (SCALPEL_TS_BACKEND=native), as the `e2e-native` tier and after every run of the e2e tier. Left
-// out: progress.test.ts (asserts tsserver's own "Initializing" progress; the native server reports
-// none) and the files that test no TypeScript behaviour. ts-native*.test.ts pick their backend.
-const nativeSuite = [
-  "compact-references",
-  "declarations",
-  "delete",
-  "diagnostics",
-  "edit-budgets",
-  "edits",
-  "fresh-diagnostics",
-  "lifecycle",
-  "parallel-edits",
-  "project-diagnostics",
-  "projects",
-  "references",
-  "rename",
-  "rename-summary",
-  "symbols",
-  "test-callbacks",
-  "undo-restart",
-  "whole-delta",
-].map((name) => `test/e2e/${name}.test.ts`);
+/** The header tags of a test file (the lines before its first import). */
+function tagsOf(file) {
+  const head = readFileSync(join(root, file), "utf8").split("\n").slice(0, 40).join("\n");
+  const backends = /^\/\/ @backends (.+)$/m
+    .exec(head)?.[1]
+    .trim()
+    .split(/[\s,]+/) ?? [undefined];
+  return { backends, serial: /^\/\/ @serial\b/m.test(head) };
+}
 
 const args = process.argv.slice(2);
 const files = [];
-const native = [];
 for (const arg of args.length > 0 ? args : tiers) {
   if (tiers.includes(arg)) files.push(...collect(join(root, "test", arg)));
-  else if (arg !== "e2e-native") files.push(arg);
-  if (arg === "e2e" || arg === "e2e-native") native.push(...nativeSuite);
+  else files.push(arg);
 }
-if (files.length + native.length === 0) {
+if (files.length === 0) {
   console.error("test/run.mjs: no test files found; refusing to pass vacuously");
   process.exit(1);
 }
-// The user-level folder (registry, trust store): tests never touch the real ~/.scalpel.
-const home = process.env.SCALPEL_HOME ?? mkdtempSync(join(tmpdir(), "scalpel-test-home-"));
-const run = (list, env) =>
-  spawnSync(
-    process.execPath,
-    // --test-force-exit: a file that leaves a handle open (a server a failed test did not stop)
-    // must fail, not hang CI; --test-timeout bounds any single test.
-    [
-      "--import",
-      "tsx",
-      "--test",
-      "--test-concurrency=1",
-      "--test-force-exit",
-      "--test-timeout=600000",
-      "--test-reporter=spec",
-      ...list,
-    ],
-    { cwd: root, stdio: "inherit", env: { ...process.env, SCALPEL_HOME: home, ...env } },
-  ).status ?? 1;
-let status = files.length > 0 ? run(files, {}) : 0;
-if (native.length > 0) {
-  console.log(`\n# TypeScript e2e files again on the native backend (SCALPEL_TS_BACKEND=native)\n`);
-  status = run(native, { SCALPEL_TS_BACKEND: "native" }) || status;
+
+const jobs = [];
+for (const file of files) {
+  const { backends, serial } = tagsOf(file);
+  for (const backend of backends) jobs.push({ file, backend, serial });
 }
-if (process.env.SCALPEL_HOME === undefined) rmSync(home, { recursive: true, force: true });
-process.exit(status);
+const width = Number(process.env.SCALPEL_TEST_JOBS ?? Math.max(2, cpus().length * 2));
+
+/** One file in its own node test process; resolves with its status, output and counts. */
+function runJob(job) {
+  const home = mkdtempSync(join(tmpdir(), "scalpel-test-home-"));
+  const started = Date.now();
+  return new Promise((resolve) => {
+    // SCALPEL_TEST_CPU=1: each job under /usr/bin/time, to see which files cost the machine's CPU
+    // (the wall clock of concurrent jobs hides it).
+    const cpuFile = process.env.SCALPEL_TEST_CPU === "1" ? join(home, "cpu") : undefined;
+    const child = spawn(
+      cpuFile ? "/usr/bin/time" : process.execPath,
+      // --test-force-exit: a file that leaves a handle open (a server a failed test did not stop)
+      // must fail, not hang CI; --test-timeout bounds any single test.
+      [
+        ...(cpuFile ? ["-o", cpuFile, "-f", "%U %S", process.execPath] : []),
+        "--import",
+        "tsx",
+        "--test",
+        "--test-force-exit",
+        "--test-timeout=600000",
+        "--test-reporter=spec",
+        job.file,
+      ],
+      {
+        cwd: root,
+        stdio: ["ignore", "pipe", "pipe"],
+        env: {
+          ...process.env,
+          SCALPEL_HOME: home,
+          ...(job.backend ? { SCALPEL_TS_BACKEND: job.backend } : {}),
+        },
+      },
+    );
+    let out = "";
+    child.stdout.on("data", (d) => {
+      out += d;
+    });
+    child.stderr.on("data", (d) => {
+      out += d;
+    });
+    child.on("close", (code, signal) => {
+      let cpu = 0;
+      if (cpuFile) {
+        const [user, sys] = readFileSync(cpuFile, "utf8").trim().split("\n").pop().split(" ").map(Number);
+        cpu = (user ?? 0) + (sys ?? 0);
+      }
+      rmSync(home, { recursive: true, force: true });
+      const count = (name) => Number(new RegExp(`^ℹ ${name} (\\d+)$`, "m").exec(out)?.[1] ?? 0);
+      resolve({
+        ...job,
+        status: code ?? (signal ? 1 : 0),
+        out,
+        ms: Date.now() - started,
+        cpu,
+        tests: count("tests"),
+        pass: count("pass"),
+        fail: count("fail") + count("cancelled"),
+        skipped: count("skipped") + count("todo"),
+      });
+    });
+  });
+}
+
+const done = [];
+function report(r) {
+  done.push(r);
+  const name = `${r.file}${r.backend ? ` [${r.backend}]` : ""}`;
+  const verdict = r.status === 0 ? "ok" : "FAILED";
+  console.log(`\n# ${name}: ${verdict} in ${(r.ms / 1000).toFixed(1)} s (${done.length} of ${jobs.length})`);
+  process.stdout.write(r.out.endsWith("\n") ? r.out : `${r.out}\n`);
+}
+
+async function pool(list, size) {
+  const queue = [...list];
+  const lanes = Array.from({ length: Math.min(size, queue.length) }, async () => {
+    for (let job = queue.shift(); job; job = queue.shift()) report(await runJob(job));
+  });
+  await Promise.all(lanes);
+}
+
+const started = Date.now();
+// Longest first: the slow e2e files start at once instead of ending the run alone.
+const weight = (j) => (j.file.includes("/e2e/") ? 2 : j.file.includes("/integration/") ? 1 : 0);
+await pool(
+  jobs.filter((j) => !j.serial).sort((a, b) => weight(b) - weight(a)),
+  width,
+);
+await pool(
+  jobs.filter((j) => j.serial),
+  1,
+);
+
+const sum = (k) => done.reduce((n, r) => n + r[k], 0);
+const failedJobs = done.filter((r) => r.status !== 0 || r.tests === 0);
+console.log(`\n# slowest files`);
+for (const r of [...done].sort((a, b) => b.ms - a.ms).slice(0, 12))
+  console.log(
+    `#   ${(r.ms / 1000).toFixed(1).padStart(6)} s${r.cpu ? ` (cpu ${r.cpu.toFixed(1)} s)` : ""}  ${r.file}${r.backend ? ` [${r.backend}]` : ""}`,
+  );
+if (done.some((r) => r.cpu > 0)) {
+  console.log("# cpu by file");
+  for (const r of [...done].sort((a, b) => b.cpu - a.cpu).slice(0, 30))
+    console.log(`#   ${r.cpu.toFixed(1).padStart(6)} s  ${r.file}${r.backend ? ` [${r.backend}]` : ""}`);
+  console.log(`#   ${done.reduce((n, r) => n + r.cpu, 0).toFixed(0)} s of cpu in all`);
+}
+for (const r of failedJobs)
+  console.log(
+    `# failed: ${r.file}${r.backend ? ` [${r.backend}]` : ""} (exit ${r.status}, ${r.tests} tests)`,
+  );
+console.log(`# ${jobs.length} files in ${((Date.now() - started) / 1000).toFixed(1)} s, ${width} at once`);
+console.log(`${sum("pass")} passed, ${sum("fail")} failed, ${sum("skipped")} skipped`);
+process.exit(failedJobs.length > 0 || sum("fail") > 0 ? 1 : 0);

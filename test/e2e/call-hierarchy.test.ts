@@ -1,3 +1,4 @@
+// @backends tsserver native
 /**
  * get_call_hierarchy against the raw servers (typescript-language-server and rust-analyzer, both
  * offer callHierarchyProvider): the callers and call-site lines the tool lists are those the
@@ -15,7 +16,7 @@ import { lineOf, position } from "../helpers/anchors.js";
 import { copyFixture, readText, type TempProject } from "../helpers/fixtures.js";
 import { callOk, type ScalpelHandle, startScalpel } from "../helpers/mcp.js";
 import { rawServer } from "../helpers/raw-server.js";
-import { rustAnalyzerMissing } from "../helpers/servers.js";
+import { otherLanguageOnNativePass, rustAnalyzerMissing } from "../helpers/servers.js";
 
 interface Call {
   relative_path?: string;
@@ -147,7 +148,7 @@ describe("get_call_hierarchy (e2e, typescript)", () => {
   });
 });
 
-const skipRust = rustAnalyzerMissing();
+const skipRust = rustAnalyzerMissing() ?? otherLanguageOnNativePass();
 describe("get_call_hierarchy (e2e, rust-analyzer)", { skip: skipRust ?? false }, () => {
   let fx: TempProject;
   let h: ScalpelHandle;

@@ -1,3 +1,4 @@
+// @tsserver-only scalpel's own behaviour (protocol, limits, security), not the server's: one backend is enough
 /**
  * The contract test: every tool that tools/list returns is called through the MCP SDK Client over
  * stdio — the client calls listTools first and then checks every structuredContent against the

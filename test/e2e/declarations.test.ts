@@ -1,3 +1,4 @@
+// @backends tsserver native
 /**
  * The one declaration model over the built CLI, against real servers (tsls and rust-analyzer):
  * replacing a documented, attributed symbol's body without its docs keeps docs and attributes,
@@ -27,7 +28,7 @@ import {
   startScalpel,
   stopServing,
 } from "../helpers/mcp.js";
-import { rustAnalyzerMissing } from "../helpers/servers.js";
+import { otherLanguageOnNativePass, rustAnalyzerMissing } from "../helpers/servers.js";
 
 /** The lines of `text` from the one containing `from` through the one containing `to`. */
 function block(text: string, from: string, to: string): string {
@@ -182,7 +183,7 @@ describe("declaration model, TypeScript (e2e, tsls)", () => {
   });
 });
 
-const skip = rustAnalyzerMissing();
+const skip = rustAnalyzerMissing() ?? otherLanguageOnNativePass();
 if (skip) process.stdout.write(`# SKIP rust declaration e2e: ${skip}\n`);
 
 function cargoCheck(dir: string): { status: number | null; output: string } {
@@ -327,7 +328,9 @@ describe("declaration model, Rust (e2e, rust-analyzer)", { skip: skip ?? false }
   });
 });
 
-describe("declaration model, a server declared in project.yml (e2e, pyright, generic syntax)", () => {
+describe("declaration model, a server declared in project.yml (e2e, pyright, generic syntax)", {
+  skip: otherLanguageOnNativePass() ?? false,
+}, () => {
   let tmp: TempProject;
   let h: ScalpelHandle;
   const file = "app/svc.py";

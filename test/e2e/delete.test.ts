@@ -1,3 +1,4 @@
+// @backends tsserver native
 /**
  * safe_delete_symbol on ts-basic over the built CLI: refuses while the symbol is used, listing the
  * references (and writes nothing); deletes an unused symbol (dry run first), after which the
@@ -6,7 +7,7 @@
 import { strict as assert } from "node:assert";
 import { after, before, describe, it } from "node:test";
 import { lineOf } from "../helpers/anchors.js";
-import { hashTree, readText, runTsc, type TempProject } from "../helpers/fixtures.js";
+import { assertCompiles, hashTree, readText, type TempProject } from "../helpers/fixtures.js";
 import {
   callOk,
   type EditResult,
@@ -92,7 +93,7 @@ describe("safe_delete_symbol (e2e, typescript-language-server)", () => {
     assert.ok(text.includes("export const EPSILON = 1e-9;"), "the rest of the file stays");
     const found = await callOk<FindSymbolResult>(h, "find_symbol", { name_path_pattern: "unusedHelper" });
     assert.deepEqual(found.symbols, []);
-    assert.equal(runTsc(fx.dir).status, 0, runTsc(fx.dir).output);
+    assertCompiles(fx.dir);
   });
 
   it("deletes an unused namespace member (indented scope)", async () => {
@@ -104,7 +105,7 @@ describe("safe_delete_symbol (e2e, typescript-language-server)", () => {
     const text = await readText(fx.dir, "src/util.ts");
     assert.ok(!text.includes("EPSILON"), text);
     assert.ok(text.includes("export function clamp("), text);
-    assert.equal(runTsc(fx.dir).status, 0, runTsc(fx.dir).output);
+    assertCompiles(fx.dir);
   });
 
   it("no result contained the host path of the project", () => {

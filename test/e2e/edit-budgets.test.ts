@@ -1,3 +1,4 @@
+// @backends tsserver native
 /**
  * Every writing tool takes max_answer_chars, and a dry run over it gives a `next` that works:
  * through the SDK client, on a generated file with 120 far-apart edit sites, a replace_content dry

@@ -1,3 +1,4 @@
+// @backends tsserver native
 /**
  * replace_symbol_body / insert_before_symbol / insert_after_symbol on ts-basic over the built CLI:
  * unindented bodies land at the target's indentation, LF/CRLF and the BOM are preserved, dry runs
@@ -8,7 +9,7 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { lineOf } from "../helpers/anchors.js";
-import { hashTree, readBytes, readText, runTsc, type TempProject } from "../helpers/fixtures.js";
+import { assertCompiles, hashTree, readBytes, readText, type TempProject } from "../helpers/fixtures.js";
 import {
   callOk,
   type EditResult,
@@ -104,7 +105,7 @@ describe("symbol edits (e2e, typescript-language-server)", () => {
     assert.equal(s.start_line, start);
     assert.equal(s.end_line, start + 3);
     assert.ok(s.body?.includes("const sum = this.amount + other.amount;"), s.body);
-    assert.equal(runTsc(fx.dir).status, 0, runTsc(fx.dir).output);
+    assertCompiles(fx.dir);
   });
 
   it("insert_after_symbol adds a member at the class's indentation; references see it at once", async () => {
@@ -131,7 +132,7 @@ describe("symbol edits (e2e, typescript-language-server)", () => {
       mine.map((x) => x.line),
       [start + 1],
     );
-    assert.equal(runTsc(fx.dir).status, 0, runTsc(fx.dir).output);
+    assertCompiles(fx.dir);
   });
 
   it("insert_before_symbol adds a member before an indented target", async () => {
@@ -147,7 +148,7 @@ describe("symbol edits (e2e, typescript-language-server)", () => {
     assert.ok(start > lineOf(text, "export class Money"));
     const s = await one("Money/half", "src/money.ts");
     assert.equal(s.start_line, start);
-    assert.equal(runTsc(fx.dir).status, 0, runTsc(fx.dir).output);
+    assertCompiles(fx.dir);
   });
 
   it("insert_before_symbol / insert_after_symbol at top level", async () => {
@@ -168,7 +169,7 @@ describe("symbol edits (e2e, typescript-language-server)", () => {
     assert.ok(z > lineOf(text, "export function makeMonies"));
     assert.equal((await one("ZERO_RATE", "src/money.ts")).start_line, zr);
     assert.equal((await one("zero", "src/money.ts")).start_line, z);
-    assert.equal(runTsc(fx.dir).status, 0, runTsc(fx.dir).output);
+    assertCompiles(fx.dir);
   });
 
   it("CRLF file: replace and insert keep CRLF and the file's 4-space indentation", async () => {
@@ -206,7 +207,7 @@ describe("symbol edits (e2e, typescript-language-server)", () => {
     const s = await one("CrlfBox/shout", "src/crlf.ts");
     assert.equal(s.start_line, shout);
     assert.ok(s.body?.includes("toUpperCase"), s.body);
-    assert.equal(runTsc(fx.dir).status, 0, runTsc(fx.dir).output);
+    assertCompiles(fx.dir);
   });
 
   it("BOM file: edits keep exactly one BOM and the non-ASCII text", async () => {
@@ -241,7 +242,7 @@ describe("symbol edits (e2e, typescript-language-server)", () => {
     assert.equal((await one("größe", "src/unicode.ts")).start_line, g);
     assert.equal((await one("Straße/breite", "src/unicode.ts")).start_line, b);
     assert.equal((await one("thé", "src/unicode.ts")).start_line, 1);
-    assert.equal(runTsc(fx.dir).status, 0, runTsc(fx.dir).output);
+    assertCompiles(fx.dir);
   });
 
   it("an edit to a file changed on disk by someone else re-reads it first", async () => {
@@ -260,7 +261,7 @@ describe("symbol edits (e2e, typescript-language-server)", () => {
     );
     assertBlock(text, ["  area(): number {", "    return this.side ** 2;", "  }"]);
     assert.ok(text.includes("return Math.PI * this.radius ** 2;"), "Circle/area untouched");
-    assert.equal(runTsc(fx.dir).status, 0, runTsc(fx.dir).output);
+    assertCompiles(fx.dir);
   });
 
   // Last, because a broken result would make the type checks of later tests fail too.
@@ -278,7 +279,7 @@ describe("symbol edits (e2e, typescript-language-server)", () => {
         .join("\n"),
       "export const ZERO_RATE = 0.0;",
     );
-    assert.equal(runTsc(fx.dir).status, 0, runTsc(fx.dir).output);
+    assertCompiles(fx.dir);
   });
 
   it("no result contained the host path of the project", () => {

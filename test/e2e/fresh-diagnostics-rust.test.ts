@@ -73,5 +73,16 @@ describe("fresh diagnostics after outside changes (e2e, rust-analyzer)", { skip:
         `round ${i}: no stale error with complete: true`,
       );
     }
+    // Every round may have been answered while cargo check still ran; the reverted tree must still
+    // end complete and clean (polled within a bound, not slept for): an answer that stays
+    // complete: false forever would pass the rounds above.
+    const end = Date.now() + 120_000;
+    let last = await errors();
+    while (!last.complete && Date.now() < end) {
+      await new Promise((r) => setTimeout(r, 500));
+      last = await errors();
+    }
+    assert.equal(last.complete, true, `the reverted file's diagnostics settle: ${JSON.stringify(last)}`);
+    assert.deepEqual(last.diagnostics, []);
   });
 });

@@ -1,3 +1,4 @@
+// @backends tsserver native
 /**
  * Disk is the truth (issue #8, acceptance 1): a dependency changed on disk by ANOTHER OS process is
  * seen by the very first get_diagnostics_for_file of a file that imports it, with no sleep between

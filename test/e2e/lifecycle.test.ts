@@ -1,3 +1,4 @@
+// @backends tsserver native
 /**
  * Process lifecycle and protocol hygiene of the built CLI in stdio mode:
  * - nothing but JSON-RPC is written to stdout (every line is parsed), even with debug logging;

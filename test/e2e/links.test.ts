@@ -1,3 +1,4 @@
+// @tsserver-only scalpel's own behaviour (protocol, limits, security), not the server's: one backend is enough
 /**
  * Links over the built CLI. In the ts-secret fixture (`.env` and `src/vault/**` secret) a committed
  * symlink `docs/notes.txt → ../.env`, a hard link `docs/hard.txt` to `.env` and a hard link

@@ -1,3 +1,4 @@
+// @backends tsserver native
 /**
  * get_project_diagnostics through the SDK client (issue #8, acceptance 4): every error of a
  * fixture with errors in 3 files, compared with the compiler run by the test itself (tsc, cargo
@@ -21,7 +22,7 @@ import {
   startScalpel,
   stopServing,
 } from "../helpers/mcp.js";
-import { rustAnalyzerMissing } from "../helpers/servers.js";
+import { otherLanguageOnNativePass, rustAnalyzerMissing } from "../helpers/servers.js";
 
 interface ProjectDiagnostics {
   files: Array<{ relative_path: string; diagnostics: Diagnostic[]; withheld?: number }>;
@@ -190,7 +191,9 @@ describe("get_project_diagnostics: the budget and secret files (e2e, tsc)", () =
   });
 });
 
-describe("get_project_diagnostics: Rust (e2e, cargo check)", () => {
+describe("get_project_diagnostics: Rust (e2e, cargo check)", {
+  skip: otherLanguageOnNativePass() ?? false,
+}, () => {
   let fx: TempProject;
   let h: ScalpelHandle;
   before(async () => {
@@ -231,7 +234,9 @@ describe("get_project_diagnostics: Rust (e2e, cargo check)", () => {
   });
 });
 
-describe("get_project_diagnostics: a declared server without workspace diagnostics (e2e, pyright)", () => {
+describe("get_project_diagnostics: a declared server without workspace diagnostics (e2e, pyright)", {
+  skip: otherLanguageOnNativePass() ?? false,
+}, () => {
   let fx: TempProject;
   let h: ScalpelHandle;
   const pyright = join(repoRoot, "node_modules", ".bin", "pyright-langserver");
@@ -276,7 +281,7 @@ describe("get_project_diagnostics: a declared server without workspace diagnosti
 describe("get_project_diagnostics after a rename rust-analyzer cannot finish (e2e, acceptance 3)", () => {
   let fx: TempProject;
   let h: ScalpelHandle;
-  const skip = rustAnalyzerMissing();
+  const skip = rustAnalyzerMissing() ?? otherLanguageOnNativePass();
   before(async () => {
     if (skip) return;
     ({ fx, h } = await serveFixture("rust-macro"));

@@ -1,3 +1,4 @@
+// @backends tsserver native
 /**
  * Which project answered, over the built CLI on ts-projects: a tsconfig that includes src/ only,
  * a test/ and a scripts/ folder outside every tsconfig, and a sub-package with its own tsconfig.
@@ -23,7 +24,7 @@ import {
   startScalpel,
   stopServing,
 } from "../helpers/mcp.js";
-import { rustAnalyzerMissing } from "../helpers/servers.js";
+import { otherLanguageOnNativePass, rustAnalyzerMissing } from "../helpers/servers.js";
 
 interface RefsResult {
   files: ReferenceFile[];
@@ -201,7 +202,7 @@ describe("references from more loose files than stay open at once (e2e, typescri
   });
 });
 
-const skipRust = rustAnalyzerMissing();
+const skipRust = rustAnalyzerMissing() ?? otherLanguageOnNativePass();
 if (skipRust) process.stdout.write(`# SKIP which project answered (Rust): ${skipRust}\n`);
 
 describe("which project answered: Cargo packages (e2e, rust-analyzer + tsls)", {

@@ -1,3 +1,4 @@
+// @tsserver-only scalpel's own behaviour (protocol, limits, security), not the server's: one backend is enough
 /**
  * The reference scope is kept between calls (src/references/scope-cache.ts) — and still
  * depends on the disk only: over the built CLI on ts-projects (a tsconfig over src/ only, test/

@@ -1,3 +1,4 @@
+// @backends tsserver native
 /**
  * find_referencing_symbols on ts-basic over the built CLI: every type-precise call site of
  * Money.multiplyByRate (inferred receivers, chains, array elements, await, callbacks, property

@@ -1,3 +1,4 @@
+// @tsserver-only scalpel's own behaviour (protocol, limits, security), not the server's: one backend is enough
 /**
  * The sandbox over the built CLI: for every tool that takes a path, absolute paths, `..` escapes,
  * NUL bytes and symlinks (file and directory) that leave the root are refused with an error

@@ -1,3 +1,4 @@
+// @backends tsserver native
 /**
  * search_symbols on ts-search over the built CLI: a description ranks the symbols it describes
  * above one that merely carries a query word in its name ("price display": formatAmount and

@@ -1,3 +1,4 @@
+// @tsserver-only scalpel's own behaviour (protocol, limits, security), not the server's: one backend is enough
 /**
  * Secret files over the built CLI (fixture ts-secret: `src/vault/**` and `Makefile` declared secret
  * in .scalpel/project.yml, plus the built-in `.env*`). The secret TypeScript file uses a symbol of an

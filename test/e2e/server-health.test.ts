@@ -1,3 +1,4 @@
+// @tsserver-only scalpel's own behaviour (protocol, limits, security), not the server's: one backend is enough
 /**
  * Acceptance 4 of issue #10 over the built CLI and a real typescript-language-server: SIGKILL of
  * the `tsserver.js` child alone (the tsls wrapper stays up and, unwatched, answers `[]`). The next

@@ -1,3 +1,4 @@
+// @tsserver-only scalpel's own behaviour (protocol, limits, security), not the server's: one backend is enough
 /**
  * Unknown parameters are refused, not dropped, on both ways in (e2e, the built CLI): through the
  * official MCP SDK client over stdio, and as a one-shot terminal run. `verify: true` and a misspelt

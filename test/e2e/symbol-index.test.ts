@@ -1,3 +1,4 @@
+// @backends tsserver native
 /**
  * The persistent symbol index over the built CLI, across restarts of scalpel on one copy of
  * ts-search: the first run asks the server for every file's symbols and stores them; a restart
@@ -16,6 +17,7 @@ import { dirname, join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { copyFixture, repoRoot, type TempProject } from "../helpers/fixtures.js";
 import { callOk, type FindSymbolResult, type ScalpelHandle, startScalpel } from "../helpers/mcp.js";
+import { otherLanguageOnNativePass } from "../helpers/servers.js";
 
 interface IndexCounts {
   files: number;
@@ -199,7 +201,9 @@ describe("persistent symbol index (e2e, typescript-language-server)", () => {
  * that sleeps, or exits, when a marker file exists — a real server made slow or broken on purpose,
  * so "before the server has loaded" is a state the test controls, not a race it hopes to win.
  */
-describe("symbol index before and without the server (e2e, pyright behind a slow or failing start)", () => {
+describe("symbol index before and without the server (e2e, pyright behind a slow or failing start)", {
+  skip: otherLanguageOnNativePass() ?? false,
+}, () => {
   let fx: TempProject;
   let h: ScalpelHandle | undefined;
   const pyright = join(repoRoot, "node_modules", ".bin", "pyright-langserver");

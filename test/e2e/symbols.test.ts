@@ -1,3 +1,4 @@
+// @backends tsserver native
 /**
  * Symbol tools on ts-basic over the built CLI: overviews, find_symbol with name paths (overloads,
  * namespace, enum, arrow function, CRLF and BOM files, non-ASCII identifiers), find_implementations

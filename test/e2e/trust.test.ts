@@ -219,6 +219,49 @@ for (const mode of ["normal", "read-only"] as const) {
   });
 }
 
+/**
+ * The control of the tests above: the same repository, trusted, runs every program it plants, so
+ * each marker above could have been written and "no marker" proves something.
+ */
+describe("the same hostile repository, trusted, runs what it plants (the control)", () => {
+  let fx: TempProject;
+  let markers: string;
+  let h: ScalpelHandle;
+  before(async () => {
+    fx = await makeTempProject("scalpel-trusted-");
+    markers = join(fx.base, "markers");
+    await mkdir(markers);
+    await hostileRepo(fx.dir, markers);
+    h = await startScalpel({ project: fx.dir, trust: true, env: { SCALPEL_HOME: join(fx.base, "home") } });
+  });
+  after(async () => {
+    await h?.close();
+    await fx?.cleanup();
+  });
+
+  it("the declared server, the shipped tsserver and tsc, and (with Rust) build.rs and the rustc wrapper run", async () => {
+    const expected = [
+      "declared-server",
+      "tsc",
+      "tsserver",
+      ...(haveRust ? ["build-rs", "rustc-wrapper"] : []),
+    ];
+    // Each call wakes one planted program; their answers do not matter (the fakes are no servers).
+    const calls = [
+      h.call("get_diagnostics_for_file", { relative_path: "app/main.lua" }),
+      h.call("find_symbol", { name_path_pattern: "greet", relative_path: "src/greet.ts" }),
+      h.call("get_project_diagnostics", {}),
+      ...(haveRust
+        ? [h.call("find_symbol", { name_path_pattern: "answer", relative_path: "src/lib.rs" })]
+        : []),
+    ];
+    for (const name of expected) {
+      assert.ok(await waitFor(join(markers, name), 120_000), `${name} did not run although trusted`);
+    }
+    await Promise.race([Promise.allSettled(calls), new Promise((r) => setTimeout(r, 5000))]);
+  });
+});
+
 describe("trusting a project, and a config change withdrawing it", () => {
   let fx: TempProject;
   let home: string;

@@ -1,3 +1,4 @@
+// @tsserver-only it chooses each backend itself
 /**
  * TypeScript 7's native server as the `typescript` backend, over the built CLI: which backend a
  * project gets (its TypeScript major, `typescript_backend`), whose binary runs (the project's own

@@ -1,3 +1,4 @@
+// @tsserver-only compared against each raw server it names, tsserver for TypeScript
 /**
  * get_type_hierarchy against the raw servers: where a server offers type hierarchies the tool
  * gives its supertypes and subtypes, where it does not (measured: typescript-language-server

@@ -1,3 +1,4 @@
+// @backends tsserver native
 /**
  * get_type_info against the raw servers' hovers (typescript-language-server, rust-analyzer): the
  * code the server puts in its markdown fences comes back verbatim, without fences or markup, with
@@ -13,7 +14,7 @@ import { position } from "../helpers/anchors.js";
 import { copyFixture, readText, type TempProject } from "../helpers/fixtures.js";
 import { callOk, type ScalpelHandle, startScalpel } from "../helpers/mcp.js";
 import { rawServer } from "../helpers/raw-server.js";
-import { rustAnalyzerMissing } from "../helpers/servers.js";
+import { otherLanguageOnNativePass, rustAnalyzerMissing } from "../helpers/servers.js";
 
 interface TypeInfo {
   relative_path: string;
@@ -107,7 +108,7 @@ describe("get_type_info (e2e, typescript)", () => {
   });
 });
 
-const skipRust = rustAnalyzerMissing();
+const skipRust = rustAnalyzerMissing() ?? otherLanguageOnNativePass();
 describe("get_type_info (e2e, rust-analyzer)", { skip: skipRust ?? false }, () => {
   let fx: TempProject;
   let h: ScalpelHandle;

@@ -1,3 +1,4 @@
+// @backends tsserver native
 /**
  * Deltas that see the whole change, end to end over the built CLI with real servers:
  * - TS: a body replacement that breaks a caller in another file reports the caller's error, also
@@ -27,7 +28,7 @@ import {
   type ScalpelHandle,
   startScalpel,
 } from "../helpers/mcp.js";
-import { rustAnalyzerMissing } from "../helpers/servers.js";
+import { otherLanguageOnNativePass, rustAnalyzerMissing } from "../helpers/servers.js";
 
 interface WholeEditResult extends EditResult {
   diagnostics_delta?: {
@@ -135,7 +136,7 @@ describe("diagnostics_delta: callers in other files (e2e, tsserver)", () => {
   });
 });
 
-const skipRust = rustAnalyzerMissing();
+const skipRust = rustAnalyzerMissing() ?? otherLanguageOnNativePass();
 if (skipRust) process.stdout.write(`# SKIP rust delta e2e: ${skipRust}\n`);
 
 function cargoCheck(dir: string): string {

@@ -1,3 +1,4 @@
+// @tsserver-only scalpel's own behaviour (protocol, limits, security), not the server's: one backend is enough
 /**
  * Escalation through the write tools, over the built CLI: an agent (or a prompt injection steering
  * it) must not be able to write scalpel's own `.scalpel/` state (a project.yml with a shell "server"

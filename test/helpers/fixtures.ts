@@ -87,6 +87,12 @@ export function runTsc(dir: string): { status: number | null; output: string } {
   return { status: r.status, output: `${r.stdout ?? ""}${r.stderr ?? ""}` };
 }
 
+/** Fails with the compiler's output unless `tsc --noEmit -p <dir>` passes (one compiler run). */
+export function assertCompiles(dir: string): void {
+  const r = runTsc(dir);
+  if (r.status !== 0) throw new Error(`tsc failed (exit ${r.status}):\n${r.output}`);
+}
+
 export interface Site {
   relative_path: string;
   line: number;

@@ -21,3 +21,13 @@ export function goplsMissing(): string | undefined {
   const found = findGopls();
   return "missing" in found ? `gopls not available: ${found.missing}` : undefined;
 }
+
+/**
+ * A TypeScript suite file (`// @backends tsserver native`) runs once per backend; its describes
+ * that exercise another language run on the tsserver pass only, and say so on the other.
+ */
+export function otherLanguageOnNativePass(): string | undefined {
+  return process.env.SCALPEL_TS_BACKEND === "native"
+    ? "not TypeScript: runs once, on the tsserver pass of this file"
+    : undefined;
+}
