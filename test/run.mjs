@@ -113,7 +113,11 @@ function runJob(job) {
         tests: count("tests"),
         pass: count("pass"),
         fail: count("fail") + count("cancelled"),
-        skipped: count("skipped") + count("todo"),
+        // A suite skipped whole (its server is missing) counts no test: it counts as skipped, and a
+        // file with neither tests nor suites fails (it ran nothing).
+        skipped:
+          count("skipped") + count("todo") + (count("tests") === 0 ? (out.match(/^﹣ /gm) ?? []).length : 0),
+        suites: count("suites"),
       });
     });
   });
@@ -137,8 +141,11 @@ async function pool(list, size) {
 }
 
 const started = Date.now();
-// Longest first: the slow e2e files start at once instead of ending the run alone.
-const weight = (j) => (j.file.includes("/e2e/") ? 2 : j.file.includes("/integration/") ? 1 : 0);
+// Longest first, so that the slow e2e files start at once instead of ending the run alone: tier,
+// then the file's size (a fair proxy for how many servers it starts).
+const sizeOf = new Map(jobs.map((j) => [j.file, statSync(join(root, j.file)).size]));
+const weight = (j) =>
+  (j.file.includes("/e2e/") ? 2e9 : j.file.includes("/integration/") ? 1e9 : 0) + sizeOf.get(j.file);
 await pool(
   jobs.filter((j) => !j.serial).sort((a, b) => weight(b) - weight(a)),
   width,
@@ -149,7 +156,7 @@ await pool(
 );
 
 const sum = (k) => done.reduce((n, r) => n + r[k], 0);
-const failedJobs = done.filter((r) => r.status !== 0 || r.tests === 0);
+const failedJobs = done.filter((r) => r.status !== 0 || (r.tests === 0 && r.suites === 0));
 console.log(`\n# slowest files`);
 for (const r of [...done].sort((a, b) => b.ms - a.ms).slice(0, 12))
   console.log(

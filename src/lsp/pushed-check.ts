@@ -24,7 +24,7 @@ export class PushedCheck {
    * Runs begun and not yet ended, per progress token. A count, not a flag: a checker that restarts
    * under one token may announce the new run before it ends the cancelled one (begin, begin, end),
    * and a flag would call the checker idle while the new run still works. A suspected cause (not
-   * confirmed) of a rename's delta that once came back complete without cargo check's error, with
+   * confirmed) of a rename's delta that once came back complete without the checker's error, with
    * four test files running at once on two cores.
    */
   private readonly running = new Map<Token, number>();
