@@ -4,7 +4,8 @@
  * adapters' dependency folders, and a language's output folders only where they are outputs: a
  * folder an adapter's manifest next to it names as its output (`target/` beside `Cargo.toml`, a
  * tsconfig `outDir`). A tracked `build/` holding sources is searched like any other folder
- * (date-fns `scripts/build/`).
+ * (date-fns `scripts/build/`), and a file git tracks is never hidden by an ignore file's pattern
+ * (git ignores no tracked file: `git-index.ts`).
  */
 import type { Dirent } from "node:fs";
 import { readFileSync, statSync } from "node:fs";
@@ -13,6 +14,7 @@ import { join, posix, relative, sep } from "node:path";
 import ignore, { type Ignore } from "ignore";
 import { adapters } from "../../language-servers/index.js";
 import type { OutputDirs } from "../languages/adapter.js";
+import { GitIndex } from "./git-index.js";
 
 /**
  * Directory names skipped at any depth: version control and the built-in adapters' folders of
@@ -50,6 +52,7 @@ export class IgnoreRules {
   private readonly extra: Ignore;
   private readonly cache = new Map<string, DirEntry>();
   private readonly manifests: readonly string[];
+  private readonly git: GitIndex;
 
   /**
    * @param outputs the adapters' output-folder declarations: a folder is hidden as build output
@@ -62,6 +65,7 @@ export class IgnoreRules {
   ) {
     this.extra = ignore().add(extraPatterns);
     this.manifests = [...new Set(outputs.flatMap((o) => o.manifests))];
+    this.git = new GitIndex(root);
   }
 
   isIgnored(rel: string, isDir: boolean): boolean {
@@ -99,7 +103,8 @@ export class IgnoreRules {
       if (r.ignored) ignored = true;
       else if (r.unignored) ignored = false;
     }
-    return ignored;
+    // A tracked file, or a folder holding one, is not ignored whatever an ignore file says.
+    return ignored && !this.git.paths().has(path, isDir);
   }
 
   private rulesOf(dirRel: string): DirRules {

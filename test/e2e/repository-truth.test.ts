@@ -5,6 +5,8 @@
  * workspace names pnpm commands and only files that exist.
  */
 import { strict as assert } from "node:assert";
+import { spawnSync } from "node:child_process";
+import { appendFileSync, chmodSync, existsSync } from "node:fs";
 import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import { makeTempProject, type TempProject } from "../helpers/fixtures.js";
@@ -12,6 +14,16 @@ import { callOk, type ScalpelHandle, startScalpel } from "../helpers/mcp.js";
 import { missingPaths, put, writePnpmWorkspace } from "../helpers/repo-truth.js";
 
 const hit = "export const stamp = toDate(0);\n";
+
+/** git with no system or user configuration (the test's own setup, not scalpel's). */
+function git(cwd: string, ...args: string[]): void {
+  const r = spawnSync("git", args, {
+    cwd,
+    encoding: "utf8",
+    env: { ...process.env, GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null" },
+  });
+  assert.equal(r.status, 0, r.stderr);
+}
 
 describe("ignores and onboarding follow the repository (e2e)", () => {
   let fx: TempProject;
@@ -91,6 +103,29 @@ describe("ignores and onboarding follow the repository (e2e)", () => {
     assert.ok(!s.found.includes("build/tool.ts"));
     assert.doesNotMatch(s.searched, /build\/tool\.ts/);
     assert.ok(s.found.includes("tools/target/aim.ts"));
+  });
+
+  it("a file git tracks is seen although .gitignore names it; an untracked one beside it is not; the repository's git config runs nothing", async () => {
+    const dir = fx.dir;
+    const marker = `${fx.base}/git-config-ran`;
+    await put(dir, "build/extra.ts", hit);
+    git(dir, "init", "-q");
+    git(dir, "add", "-f", "build/tool.ts");
+    await put(dir, "hook.sh", `#!/bin/sh\necho ran > ${marker}\n`);
+    chmodSync(`${dir}/hook.sh`, 0o755);
+    appendFileSync(
+      `${dir}/.git/config`,
+      `[core]\n\tfsmonitor = ${dir}/hook.sh\n[diff]\n\texternal = ${dir}/hook.sh\n`,
+    );
+    await sleep(2200); // the index, like ignore files, is looked at again after at most two seconds
+    const s = await seen();
+    assert.ok(s.listed.includes("build/tool.ts"), s.listed.join(", "));
+    assert.ok(s.found.includes("build/tool.ts"), s.found.join(", "));
+    assert.match(s.searched, /build\/tool\.ts/);
+    assert.ok(!s.listed.includes("build/extra.ts"), "untracked and ignored");
+    assert.ok(!s.found.includes("build/extra.ts"));
+    assert.doesNotMatch(s.searched, /build\/extra\.ts/);
+    assert.equal(existsSync(marker), false, "a program named by the repository's git config ran");
   });
 
   it("onboarding on a pnpm workspace: pnpm commands, source entry points, only paths that exist", async () => {
