@@ -14,6 +14,7 @@ import { scrubPaths } from "./security/scrub.js";
 import { StdioLineTransport } from "./stdio-transport.js";
 import { startIndexing, whileToolRuns } from "./symbols/index-build.js";
 import { allTools, toolsFor } from "./tools/index.js";
+import { compactToolList } from "./tools/kit/compact-list.js";
 import { writesFiles } from "./tools/kit/define.js";
 import { outputShapeOf } from "./tools/kit/envelope.js";
 import { inputObject } from "./tools/kit/input.js";
@@ -105,6 +106,7 @@ export function createServer(options: ServerOptions): McpServer {
   };
   syncWriters();
   workspace.onActivate(syncWriters);
+  compactToolList(server);
   // The persistent symbol index fills in the background for each activated project.
   if (workspace.project) startIndexing(workspace.project);
   workspace.onActivate(startIndexing);
