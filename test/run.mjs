@@ -2,7 +2,8 @@
 // discover `.ts` test files by itself and would pass with zero tests, so the list is built here and
 // must not be empty.
 //
-// Usage: node test/run.mjs [tier|file ...]   tiers: unit, integration, e2e (default: all three).
+// Usage: node test/run.mjs [--checks] [tier|file ...]   tiers: unit, integration, e2e (default: all
+// three); --checks adds biome and the type check as jobs (what `npm test` runs).
 //
 // Most of a test file's time is spent waiting on a language server (its project load, a settle
 // window, a compiler run), so files run as concurrent jobs (SCALPEL_TEST_JOBS, default 4 on this
@@ -39,7 +40,23 @@ function tagsOf(file) {
   return { backends, serial: /^\/\/ @serial\b/m.test(head) };
 }
 
-const args = process.argv.slice(2);
+// --checks: the linter and the type check run as jobs beside the tests (each is a compiler's worth
+// of CPU; run first, one after the other, they held the test files back by about a minute).
+const checks = process.argv.includes("--checks")
+  ? [
+      { file: "biome check .", command: [join(root, "node_modules", ".bin", "biome"), "check", "."] },
+      {
+        file: "tsc -p tsconfig.test.json",
+        command: [
+          process.execPath,
+          join(root, "node_modules", "typescript", "bin", "tsc"),
+          "-p",
+          "tsconfig.test.json",
+        ],
+      },
+    ]
+  : [];
+const args = process.argv.slice(2).filter((a) => a !== "--checks");
 const files = [];
 for (const arg of args.length > 0 ? args : tiers) {
   if (tiers.includes(arg)) files.push(...collect(join(root, "test", arg)));
@@ -50,7 +67,7 @@ if (files.length === 0) {
   process.exit(1);
 }
 
-const jobs = [];
+const jobs = [...checks];
 for (const file of files) {
   const { backends, serial } = tagsOf(file);
   for (const backend of backends) jobs.push({ file, backend, serial });
@@ -65,19 +82,24 @@ function runJob(job) {
     // SCALPEL_TEST_CPU=1: each job under /usr/bin/time, to see which files cost the machine's CPU
     // (the wall clock of concurrent jobs hides it).
     const cpuFile = process.env.SCALPEL_TEST_CPU === "1" ? join(home, "cpu") : undefined;
+    const [command, ...commandArgs] = job.command ?? [process.execPath];
     const child = spawn(
-      cpuFile ? "/usr/bin/time" : process.execPath,
+      cpuFile ? "/usr/bin/time" : command,
       // --test-force-exit: a file that leaves a handle open (a server a failed test did not stop)
       // must fail, not hang CI; --test-timeout bounds any single test.
       [
-        ...(cpuFile ? ["-o", cpuFile, "-f", "%U %S", process.execPath] : []),
-        "--import",
-        "tsx",
-        "--test",
-        "--test-force-exit",
-        "--test-timeout=600000",
-        "--test-reporter=spec",
-        job.file,
+        ...(cpuFile ? ["-o", cpuFile, "-f", "%U %S", command] : []),
+        ...(job.command
+          ? commandArgs
+          : [
+              "--import",
+              "tsx",
+              "--test",
+              "--test-force-exit",
+              "--test-timeout=600000",
+              "--test-reporter=spec",
+              job.file,
+            ]),
       ],
       {
         cwd: root,
@@ -143,11 +165,13 @@ async function pool(list, size) {
 const started = Date.now();
 // Longest first, so that the slow e2e files start at once instead of ending the run alone: tier,
 // then the file's size (a fair proxy for how many servers it starts).
-const sizeOf = new Map(jobs.map((j) => [j.file, statSync(join(root, j.file)).size]));
+const sizeOf = new Map(
+  jobs.filter((j) => !j.command).map((j) => [j.file, statSync(join(root, j.file)).size]),
+);
 const weight = (j) =>
   (j.file.includes("/e2e/") ? 2e9 : j.file.includes("/integration/") ? 1e9 : 0) + sizeOf.get(j.file);
 await pool(
-  jobs.filter((j) => !j.serial).sort((a, b) => weight(b) - weight(a)),
+  [...checks, ...jobs.filter((j) => !j.command && !j.serial).sort((a, b) => weight(b) - weight(a))],
   width,
 );
 await pool(
@@ -156,7 +180,7 @@ await pool(
 );
 
 const sum = (k) => done.reduce((n, r) => n + r[k], 0);
-const failedJobs = done.filter((r) => r.status !== 0 || (r.tests === 0 && r.suites === 0));
+const failedJobs = done.filter((r) => r.status !== 0 || (!r.command && r.tests === 0 && r.suites === 0));
 console.log(`\n# slowest files`);
 for (const r of [...done].sort((a, b) => b.ms - a.ms).slice(0, 12))
   console.log(
@@ -172,6 +196,6 @@ for (const r of failedJobs)
   console.log(
     `# failed: ${r.file}${r.backend ? ` [${r.backend}]` : ""} (exit ${r.status}, ${r.tests} tests)`,
   );
-console.log(`# ${jobs.length} files in ${((Date.now() - started) / 1000).toFixed(1)} s, ${width} at once`);
+console.log(`# ${jobs.length} jobs in ${((Date.now() - started) / 1000).toFixed(1)} s, ${width} at once`);
 console.log(`${sum("pass")} passed, ${sum("fail")} failed, ${sum("skipped")} skipped`);
 process.exit(failedJobs.length > 0 || sum("fail") > 0 ? 1 : 0);
