@@ -7,9 +7,9 @@
  * lose one of the two entries (read-modify-write without a lock); the next activation adds it
  * again, which is cheaper than a lock file that a killed process could leave behind.
  */
-import { homedir } from "node:os";
 import { isAbsolute, join } from "node:path";
 import { z } from "zod";
+import { scalpelHome } from "../core/user-state.js";
 import { readUserJson, writeUserJson } from "./user-file.js";
 
 /** How the file is named in messages: never the host path. */
@@ -20,10 +20,7 @@ const registrySchema = z.object({
 });
 type Registry = z.infer<typeof registrySchema>;
 
-export function scalpelHome(env: NodeJS.ProcessEnv = process.env): string {
-  const fromEnv = env.SCALPEL_HOME;
-  return fromEnv !== undefined && fromEnv !== "" ? fromEnv : join(homedir(), ".scalpel");
-}
+export { scalpelHome } from "../core/user-state.js";
 
 export function registryFile(env: NodeJS.ProcessEnv = process.env): string {
   return join(scalpelHome(env), "projects.json");

@@ -1,17 +1,21 @@
 /**
  * The undo journal: the exact bytes each applied edit replaced and wrote, so it can be reversed as
- * long as nobody changed those files since. Entries are persisted under `.scalpel/journal/` (one
- * JSON file per edit, written atomically, git-ignored), so undo_edit works after a restart.
+ * long as nobody changed those files since. Entries are persisted in the project's state folder
+ * under `$SCALPEL_HOME` (one JSON file per edit, written atomically), outside the work tree, so
+ * undo_edit works after a restart and undoes only edits this user made through scalpel: a journal
+ * a repository ships in `.scalpel/journal/` is never read (it once let a committed entry's `before`
+ * be written into `src/` by the agent's first undo).
  *
  * Persisted paths are project-relative and go back through the sandbox on load: an entry naming a
  * path the sandbox refuses now (outside the root, a secret file) is dropped, so the journal never
  * restores content the project may not show. Bounded by entry count and by total bytes; unreadable
  * entries are skipped with a warning.
  */
-import { mkdir, readdir, readFile, unlink, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { AppError } from "../core/errors.js";
 import type { Logger } from "../core/log.js";
+import { projectStateDir, stateDirMode } from "../core/user-state.js";
 import type { CheckedPath, Sandbox } from "../security/sandbox.js";
 import { writeFileAtomic } from "../text/write.js";
 import type { EditPlan } from "./plan.js";
@@ -34,7 +38,10 @@ export interface JournalEntry {
 }
 
 export interface JournalOptions {
-  /** Project-relative folder for persisted entries; null keeps the journal in memory only. */
+  /**
+   * Absolute folder for persisted entries (default: the project's state folder under
+   * `$SCALPEL_HOME`); null keeps the journal in memory only.
+   */
   dir?: string | null;
   maxEntries?: number;
   maxBytes?: number;
@@ -45,7 +52,10 @@ export interface JournalOptions {
 const defaultMaxEntries = 200;
 /** File contents kept (before + after, all entries); older entries go first. */
 const defaultMaxBytes = 64 * 1024 * 1024;
-export const journalDir = ".scalpel/journal";
+/** Where the journal of the project at `root` is kept. */
+export function journalFolder(root: string): string {
+  return projectStateDir(root, "journal");
+}
 
 const entryFile = /^(\d{10})-(e[0-9a-f]+)\.json$/;
 
@@ -78,7 +88,7 @@ export class EditJournal {
     private readonly sandbox: Sandbox,
     options: JournalOptions = {},
   ) {
-    this.dir = options.dir === undefined ? journalDir : options.dir;
+    this.dir = options.dir === undefined ? journalFolder(sandbox.root) : options.dir;
     this.maxEntries = options.maxEntries ?? defaultMaxEntries;
     this.maxBytes = options.maxBytes ?? defaultMaxBytes;
     this.log = options.log;
@@ -146,26 +156,18 @@ export class EditJournal {
     return run;
   }
 
-  /** The journal folder, created with a `.gitignore` on first write; null when not persisting. */
+  /** The journal folder (created, for the user alone, on first write); null when not persisting. */
   private async folder(create: boolean): Promise<string | null> {
     if (this.dir === null) return null;
-    let path: CheckedPath;
-    try {
-      path = this.sandbox.resolve(this.dir, { kind: "dir" });
-    } catch (e) {
-      this.log?.warn(
-        `the undo journal folder '${this.dir}' is not usable; undo works for this session only`,
-        e,
-      );
-      return null;
-    }
     if (create) {
-      await mkdir(path.abs, { recursive: true });
-      // Old file versions are no business of version control (and the folder stays out of scalpel's
-      // own listings and searches, which honour nested .gitignore files). Kept if it exists.
-      await writeFile(join(path.abs, ".gitignore"), "*\n", { flag: "wx" }).catch(() => {});
+      try {
+        await mkdir(this.dir, { recursive: true, mode: stateDirMode });
+      } catch (e) {
+        this.log?.warn("the undo journal folder is not usable; undo works for this session only", e);
+        return null;
+      }
     }
-    return path.abs;
+    return this.dir;
   }
 
   private async load(): Promise<void> {

@@ -1,5 +1,6 @@
 /** Builds the record of one activated project (project.ts) from its root, config and trust. */
-import { basename } from "node:path";
+import { existsSync } from "node:fs";
+import { basename, join } from "node:path";
 import { adaptersFor } from "../../language-servers/index.js";
 import { defaultConfig, type ProjectConfig, splitSecretAllowances } from "../config/project-config.js";
 import { type Trust, trustOf } from "../config/trust.js";
@@ -54,6 +55,11 @@ export function openProject(options: ProjectOptions, parent: Logger): Project {
     adaptersFor(config.language_servers, trust, { root, backend: config.typescript_backend });
   const pool = options.pool ?? new ServerPool(root, adapters, parent.child("lsp"));
   const symbols = new SymbolService({ root, sandbox, ignore, pool, readOnly, log });
+  if (existsSync(join(root, ".scalpel", "journal"))) {
+    log.warn(
+      "the repository holds .scalpel/journal/: it is ignored (scalpel's undo journal lives per user in $SCALPEL_HOME/state/, and only edits made through scalpel can be undone)",
+    );
+  }
   return {
     root,
     name: config.name ?? basename(root),

@@ -1,8 +1,8 @@
 // @backends tsserver native
 /**
  * Acceptance: edits made through the tools on CRLF, lone-CR, UTF-8-BOM and UTF-16 files are undone,
- * latest first, by a NEW server process on the same directory (the journal lives in
- * `.scalpel/journal/`), and every file comes back byte for byte.
+ * latest first, by a NEW server process on the same directory (the journal lives per user in
+ * `$SCALPEL_HOME/state/`), and every file comes back byte for byte.
  */
 import { strict as assert } from "node:assert";
 import { writeFile } from "node:fs/promises";

@@ -1,12 +1,13 @@
 import assert from "node:assert/strict";
-import { mkdtemp, readdir, readFile, realpath, rm, writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { mkdtemp, readdir, readFile, realpath, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { isAppError } from "../../src/core/errors.js";
 import type { Logger } from "../../src/core/log.js";
 import { applyPlan } from "../../src/edits/apply.js";
-import { EditJournal, journalDir, journalFiles, undoPlan } from "../../src/edits/journal.js";
+import { EditJournal, journalFiles, journalFolder, undoPlan } from "../../src/edits/journal.js";
 import { Sandbox } from "../../src/security/sandbox.js";
 import { SecretRules } from "../../src/security/secrets.js";
 
@@ -102,14 +103,16 @@ describe("undo journal", () => {
     );
   });
 
-  test("persists under .scalpel/journal (git-ignored) and undoes after a restart", async () => {
+  test("persists in the project's state folder under $SCALPEL_HOME, not in the work tree, and undoes after a restart", async () => {
     await writeFile(join(dir, "p.ts"), "aaa\r\nbbb\r\n");
     const first = new EditJournal(sandbox);
     await edit(first, "e0a", "p.ts", "111");
     await edit(first, "e0b", "p.ts", "222");
-    const folder = join(dir, journalDir);
-    assert.equal(await readFile(join(folder, ".gitignore"), "utf8"), "*\n");
+    const folder = journalFolder(sandbox.root);
+    assert.ok(!folder.startsWith(dir), "outside the project");
+    assert.equal((await stat(folder)).mode & 0o777, 0o700, "the user's alone");
     assert.equal((await readdir(folder)).filter((n) => n.endsWith(".json")).length, 2);
+    assert.equal(existsSync(join(dir, ".scalpel")), false, "nothing written into the work tree");
 
     const second = new EditJournal(new Sandbox(dir));
     assert.deepEqual(await second.ids(), ["e0a", "e0b"]);
@@ -126,7 +129,7 @@ describe("undo journal", () => {
     await writeFile(join(dir, "c.ts"), "ccc\n");
     const first = new EditJournal(sandbox);
     await edit(first, "e1c", "c.ts", "CCC");
-    const folder = join(dir, journalDir);
+    const folder = journalFolder(sandbox.root);
     await writeFile(join(folder, "0000000000-e00.json"), "{ not json");
     await writeFile(join(folder, "0000000001-e01.json"), JSON.stringify({ version: 1, id: "e01" }));
     await writeFile(join(folder, ".0000000001-e02.json.ab12cd34.scalpel-tmp"), "half");
@@ -143,7 +146,7 @@ describe("undo journal", () => {
   test("entries naming a path the sandbox refuses (outside the root, a secret file) are dropped", async () => {
     await writeFile(join(dir, ".env"), "TOKEN=1\n");
     await writeFile(join(dir, "ok.ts"), "okk\n");
-    const folder = join(dir, journalDir);
+    const folder = journalFolder(sandbox.root);
     const b64 = (s: string) => Buffer.from(s).toString("base64");
     const entry = (id: string, path: string) =>
       JSON.stringify({
@@ -173,7 +176,7 @@ describe("undo journal", () => {
     const journal = new EditJournal(sandbox, { maxEntries: 3 });
     for (let i = 1; i <= 5; i++) await edit(journal, `e3${i}`, "n.ts", `${i}${i}${i}`);
     assert.deepEqual(await journal.ids(), ["e33", "e34", "e35"]);
-    const folder = join(dir, journalDir);
+    const folder = journalFolder(sandbox.root);
     assert.equal((await readdir(folder)).filter((n) => n.endsWith(".json")).length, 3);
     const reloaded = new EditJournal(new Sandbox(dir), { maxBytes: 10 });
     assert.deepEqual(await reloaded.ids(), ["e35"], "the newest entry always stays");

@@ -1,7 +1,7 @@
 /**
  * Property: any sequence of edits applied through the writer and recorded in the journal, undone
  * in reverse order, restores every file byte for byte, in every encoding and line-ending style,
- * also when the undo runs in a "restarted" journal that loads `.scalpel/journal/` from disk.
+ * also when the undo runs in a "restarted" journal that loads the project's journal folder from disk.
  *
  * Seeded: SCALPEL_PROPERTY_SEED=<n> replays a failing run (the seed is in every failure message).
  */

