@@ -3,7 +3,7 @@
 // 1k, 5k and 20k files, the cold and warm-restart starts, the warm tool calls beside the raw LSP
 // request underneath, and the peak RSS of scalpel and of each server's process tree.
 //
-// One scalpel start per cold round with .scalpel/cache removed (activation → first find_symbol),
+// One scalpel start per cold round with the project's symbol index removed (activation → first find_symbol),
 // then, once its index build said "symbol index ready", a restart on that index (→ first
 // find_symbol, then → first complete find_referencing_symbols, both timed from the start). The
 // last restart stays up for the warm rounds, asked in pairs with a raw LspSession to the same
@@ -11,6 +11,8 @@
 //
 // BENCH_SIZES (1000,5000,20000), BENCH_BACKENDS (tsserver,native), BENCH_COLD_ROUNDS (3; 2 at
 // 20k), BENCH_WARM_ROUNDS (7; 5 at 5k, 3 at 20k), BENCH_SPEED_JSON (default $TMPDIR/scalpel-speed.json).
+
+import { realpathSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -20,9 +22,14 @@ import { typescriptAdapter } from "../../language-servers/typescript.js";
 import { typescriptNativeAdapter } from "../../language-servers/typescript-native.js";
 import { log } from "../../src/core/log.js";
 import { LspSession } from "../../src/lsp/session.js";
+import { symbolIndexFolder } from "../../src/symbols/index-store.js";
 import { generateLargeFixture, type LargeFixture } from "../../test/helpers/fixtures.js";
 import { callOk, type ScalpelHandle, startScalpel } from "../../test/helpers/mcp.js";
 import { median, peakRssMb, spread, table, timed, treePeakRssMb } from "./measure.js";
+
+// scalpel's own state (the symbol index this bench removes per cold round) lives under SCALPEL_HOME:
+// one folder for the bench and every scalpel it starts.
+process.env.SCALPEL_HOME ??= await mkdtemp(join(tmpdir(), "scalpel-bench-home-"));
 
 type Backend = "tsserver" | "native";
 const adapters = { tsserver: typescriptAdapter, native: typescriptNativeAdapter } as const;
@@ -62,7 +69,7 @@ export interface SpeedResult {
   rawColdReferences: number;
   /** Raw server: spawn → first workspace/symbol answer, in the same run. */
   rawColdWorkspaceSymbol: number;
-  /** scalpel with .scalpel/cache removed: start → first find_symbol. */
+  /** scalpel with the project's symbol index removed: start → first find_symbol. */
   coldFindSymbol: number[];
   /** Each cold start's index build, start → "symbol index ready" (undefined: not within the bound). */
   indexBuild: (number | undefined)[];
@@ -160,7 +167,7 @@ async function runOne(backend: Backend, n: number, say: (s: string) => void): Pr
     let warmH: ScalpelHandle | undefined;
     const rounds = coldRounds(n);
     for (let r = 0; r < rounds; r++) {
-      await rm(join(dir, ".scalpel", "cache"), { recursive: true, force: true });
+      await rm(symbolIndexFolder(realpathSync(dir)), { recursive: true, force: true });
       const cold = await start(dir, backend);
       const fs = await attempt(notes, "cold find_symbol", () => findRare(cold.h));
       if (fs) result.coldFindSymbol.push(performance.now() - cold.t0);

@@ -27,7 +27,7 @@ export interface Project {
   /** One language server per language, started on demand. */
   readonly pool: ServerPool;
   /**
-   * The symbol service: name paths, the persistent index under `.scalpel/cache/symbols/` and its
+   * The symbol service: name paths, the persistent index in the user's state folder and its
    * compact table, trees of files in use (symbols/service.ts).
    */
   readonly symbols: SymbolService;

@@ -1,6 +1,8 @@
 /**
  * The persistent symbol index: a file's document symbols (after the adapter's clean-up) stored
- * under `.scalpel/cache/symbols/<server key>/`, one JSON file per source file, keyed by the hash of
+ * in the project's state folder under `$SCALPEL_HOME` (`state/<project>-<id>/symbols/<server key>/`,
+ * outside the work tree: an index a repository ships could move `Price/times` onto the lines of
+ * `Price/plus` and have an edit overwrite the wrong code), one JSON file per source file, keyed by the hash of
  * the file's text, plus `table.json`, a snapshot of the compact table (symbols/table.ts) that a
  * restart loads in one read instead of one per file. The server key covers scalpel's version (the
  * adapters' clean-up is part of the answer), the adapter, the server's version as the adapter
@@ -12,18 +14,22 @@
  * differently and is asked for again. Crash-safe: each entry is written to a temp file and renamed
  * (text/write.ts); a torn or edited entry fails its checksum and is rebuilt. Two processes on one
  * project may write the same entry: the rename is atomic, so the last writer wins with a whole file.
- * Read-only projects keep the index in memory only (nothing is written into the project).
+ * Read-only projects keep the index in memory only.
  */
 import { createHash } from "node:crypto";
-import { mkdir, readFile, unlink, writeFile } from "node:fs/promises";
+import { mkdir, readFile, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import type { DocumentSymbol } from "vscode-languageserver-protocol";
 import type { Logger } from "../core/log.js";
+import { projectStateDir, stateDirMode } from "../core/user-state.js";
 import { version as scalpelVersion } from "../core/version.js";
 import type { Sandbox } from "../security/sandbox.js";
 import { writeFileAtomic } from "../text/write.js";
 
-export const symbolIndexDir = ".scalpel/cache/symbols";
+/** Where the index of the project at `root` is kept. */
+export function symbolIndexFolder(root: string): string {
+  return projectStateDir(root, "symbols");
+}
 /** The snapshot of the compact table, beside the per-file entries of one key. */
 export const tableFileName = "table.json";
 
@@ -88,11 +94,16 @@ export class SymbolIndexStore {
   private readonly corrupt = new Set<string>();
   private folderReady = new Map<string, Promise<string | null>>();
 
+  private readonly dir: string;
+
   constructor(
-    private readonly sandbox: Sandbox,
+    sandbox: Sandbox,
     private readonly persist: boolean,
     private readonly log?: Logger,
-  ) {}
+    dir?: string,
+  ) {
+    this.dir = dir ?? symbolIndexFolder(sandbox.root);
+  }
 
   /** The stored symbols of `rel` for exactly this text hash, or null (missing, stale or corrupt). */
   async get(key: string, rel: string, hash: string): Promise<DocumentSymbol[] | null> {
@@ -210,24 +221,24 @@ export class SymbolIndexStore {
     await writeFileAtomic(join(dir, entryName(rel)), Buffer.from(JSON.stringify(body), "utf8"));
   }
 
-  /**
-   * The key's folder through the sandbox (a link planted at `.scalpel/cache` cannot send the index
-   * outside the project), created with a `.gitignore` on first write.
-   */
+  /** The key's folder (created, for the user alone, on first write). */
   private folder(key: string, create: boolean): Promise<string | null> {
     const known = this.folderReady.get(key);
     if (known) return known;
     const made = (async () => {
-      let abs: string;
-      try {
-        abs = this.sandbox.resolve(`${symbolIndexDir}/${key}`, { kind: "dir" }).abs;
-      } catch (e) {
-        this.log?.warn("the symbol index folder is not usable; symbols are indexed for this session only", e);
-        return null;
-      }
+      // Keys are made by serverKey (letters, digits, '-', '_'): never a path of their own.
+      if (!/^[A-Za-z0-9_-]+$/.test(key)) return null;
+      const abs = join(this.dir, key);
       if (create) {
-        await mkdir(abs, { recursive: true });
-        await writeFile(join(abs, "..", "..", ".gitignore"), "*\n", { flag: "wx" }).catch(() => {});
+        try {
+          await mkdir(abs, { recursive: true, mode: stateDirMode });
+        } catch (e) {
+          this.log?.warn(
+            "the symbol index folder is not usable; symbols are indexed for this session only",
+            e,
+          );
+          return null;
+        }
       }
       return abs;
     })();

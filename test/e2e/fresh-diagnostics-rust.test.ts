@@ -1,3 +1,4 @@
+// @serial under load (four test files on two cores) rust-analyzer answered a pull for main.rs before it had applied the watched-file change of money.rs: complete, no error (seen once; a defect of truth left open, see issue note)
 /**
  * Disk is the truth, for rust-analyzer (issue #8): it watches files through the client (it
  * registers `**\/*.rs`, `Cargo.toml`, …). A module changed on disk by another process, never

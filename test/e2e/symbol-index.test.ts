@@ -11,10 +11,11 @@
  */
 import { strict as assert } from "node:assert";
 import { createHash } from "node:crypto";
-import { existsSync } from "node:fs";
+import { existsSync, realpathSync } from "node:fs";
 import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { after, before, describe, it } from "node:test";
+import { symbolIndexFolder } from "../../src/symbols/index-store.js";
 import { copyFixture, repoRoot, type TempProject } from "../helpers/fixtures.js";
 import { callOk, type FindSymbolResult, type ScalpelHandle, startScalpel } from "../helpers/mcp.js";
 import { otherLanguageOnNativePass } from "../helpers/servers.js";
@@ -59,7 +60,8 @@ interface Entry {
 
 /** The index's entries on disk (one key folder: one server, one configuration). */
 async function entries(dir: string): Promise<Entry[]> {
-  const root = join(dir, ".scalpel", "cache", "symbols");
+  // scalpel's own state folder for this project (the test's SCALPEL_HOME), outside the work tree.
+  const root = symbolIndexFolder(realpathSync(dir));
   const keys = (await readdir(root, { withFileTypes: true })).filter((d) => d.isDirectory());
   assert.equal(keys.length, 1, "one server key");
   const folder = join(root, keys[0]!.name);

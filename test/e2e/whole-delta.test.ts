@@ -1,4 +1,5 @@
 // @backends tsserver native
+// @serial under load the rename's delta once came back complete without cargo check's macro error (seen once; cause not confirmed)
 /**
  * Deltas that see the whole change, end to end over the built CLI with real servers:
  * - TS: a body replacement that breaks a caller in another file reports the caller's error, also

@@ -12,7 +12,7 @@ import { Sandbox } from "../../src/security/sandbox.js";
 import {
   SymbolIndexStore,
   serverKey,
-  symbolIndexDir,
+  symbolIndexFolder,
   type TableRow,
   tableFileName,
   textHash,
@@ -55,7 +55,7 @@ test("a corrupt entry is reported once, not used, and rebuilt", async () => {
   const store = new SymbolIndexStore(new Sandbox(dir), true);
   const hash = textHash("const c = 1;");
   await store.put(key("1"), "src/c.ts", hash, [sym("c")]);
-  const folder = join(dir, symbolIndexDir, key("1"));
+  const folder = join(symbolIndexFolder(new Sandbox(dir).root), key("1"));
   for (const name of await readdir(folder)) {
     const text = await readFile(join(folder, name), "utf8");
     if (text.includes('"src/c.ts"')) await writeFile(join(folder, name), text.replace('"c"', '"x"'));
@@ -87,7 +87,7 @@ test("the table snapshot round-trips and a tampered one is refused", async () =>
   const rows: Record<string, TableRow> = { "src/t.ts": ["h1", 10, 12345, "[]", "\nt\n"] };
   await store.saveTable(key("t"), rows);
   assert.deepEqual(await new SymbolIndexStore(new Sandbox(dir), true).loadTable(key("t")), rows);
-  const path = join(dir, symbolIndexDir, key("t"), tableFileName);
+  const path = join(symbolIndexFolder(new Sandbox(dir).root), key("t"), tableFileName);
   await writeFile(path, (await readFile(path, "utf8")).replace('"h1"', '"h2"'));
   const reader = new SymbolIndexStore(new Sandbox(dir), true);
   assert.equal(await reader.loadTable(key("t")), null);
@@ -103,7 +103,7 @@ test("two stores writing the same entries at once leave whole entries and no tem
       two.put("k-race", `src/f${i % 3}.ts`, `h${i}`, [sym(`two${i}`)]),
     ]),
   );
-  const folder = join(dir, symbolIndexDir, "k-race");
+  const folder = join(symbolIndexFolder(new Sandbox(dir).root), "k-race");
   const names = await readdir(folder);
   assert.equal(names.length, 3, names.join(", "));
   const reader = new SymbolIndexStore(new Sandbox(dir), true);
