@@ -9,6 +9,7 @@ import { parse as parseYaml, YAMLParseError } from "yaml";
 import { z } from "zod";
 import { AppError, isAppError } from "../core/errors.js";
 import { languageServerConfigSchema } from "../languages/declared-server.js";
+import { protectedDirs } from "../security/refusals.js";
 
 export const configFile = ".scalpel/project.yml";
 
@@ -19,6 +20,28 @@ const relativePath = z
     message: "must be a path inside the project (relative, no '..')",
   });
 
+/**
+ * Where memories may live: not inside version control's own folders (`memory_dir: .git/hooks` made
+ * write_memory write into `.git/`, whose files decide what runs), nor in `.scalpel/` itself or
+ * scalpel's state folders there. Checked in any letter case: case-insensitive file systems.
+ */
+const memoryDir = relativePath.refine(
+  (p) => {
+    const parts = p
+      .toLowerCase()
+      .split(/[\\/]/)
+      .filter((s) => s !== "" && s !== ".");
+    if (parts.some((s) => vcsDirs.has(s))) return false;
+    if (parts[0] !== ".scalpel") return true;
+    return parts.length > 1 && parts[1] !== "cache" && parts[1] !== "journal";
+  },
+  {
+    message:
+      "must not be inside a version-control folder (.git, .hg, …), nor .scalpel itself or its cache/journal",
+  },
+);
+const vcsDirs = new Set(protectedDirs.filter((d) => d !== ".scalpel"));
+
 export const projectConfigSchema = z.strictObject({
   name: z.string().min(1).max(100).optional(),
   /** Overrides language detection. */
@@ -26,7 +49,7 @@ export const projectConfigSchema = z.strictObject({
   /** gitignore-style patterns skipped by listing, searching and symbol tools. */
   ignored_paths: z.array(z.string().min(1)).default([]),
   read_only: z.boolean().default(false),
-  memory_dir: relativePath.default(".scalpel/memories"),
+  memory_dir: memoryDir.default(".scalpel/memories"),
   /** Extra secret patterns (gitignore syntax); `!pattern` allows a default-denied file (trusted projects only). */
   secrets: z.array(z.string().min(1)).default([]),
   /** Shown to the agent at activation (as untrusted repository text until the user trusts the project). */

@@ -82,6 +82,29 @@ test("memory_dir must stay inside the project", () => {
   assert.equal(parseProjectConfig("memory_dir: memories\n").memory_dir, "memories");
 });
 
+test("memory_dir may not point into version control or scalpel's own folders", () => {
+  for (const bad of [
+    ".git/hooks",
+    ".GIT",
+    "docs/.git/x",
+    ".hg",
+    "a/.svn/b",
+    ".jj",
+    ".scalpel",
+    ".scalpel/cache",
+    ".Scalpel/Journal/x",
+  ]) {
+    assert.match(
+      invalid(`memory_dir: ${JSON.stringify(bad)}\n`),
+      /memory_dir: must not be inside a version-control folder/,
+      bad,
+    );
+  }
+  for (const good of [".scalpel/memories", "docs/memories", ".github/notes", "git/notes"]) {
+    assert.equal(parseProjectConfig(`memory_dir: ${JSON.stringify(good)}\n`).memory_dir, good);
+  }
+});
+
 test("YAML syntax errors give the line", () => {
   assert.match(invalid("name: [unclosed\n"), /not valid YAML at line \d+/);
 });
