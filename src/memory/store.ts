@@ -11,6 +11,7 @@
 import { lstat, mkdir, readdir, rmdir, stat, unlink } from "node:fs/promises";
 import { dirname, join, relative, sep } from "node:path";
 import { AppError, isAppError } from "../core/errors.js";
+import { quoteUntrusted } from "../core/untrusted-text.js";
 import { withFileLocks } from "../edits/file-locks.js";
 import type { CheckedPath, Sandbox } from "../security/sandbox.js";
 import { readTextFile, writeTextFileAtomic } from "../text/positions.js";
@@ -208,6 +209,18 @@ export class MemoryStore {
 }
 
 /** The store of a project, in its configured memory folder. */
+/**
+ * A memory as it is handed to an agent: as written in a trusted project; quoted and labelled as
+ * repository text in one the user has not trusted (a cloned repository may ship memories).
+ */
+export function handedOver(
+  memory: { name: string; content: string },
+  trusted: boolean,
+): { name: string; content: string; untrusted?: true } {
+  if (trusted) return memory;
+  return { ...memory, content: quoteUntrusted(`memory '${memory.name}'`, memory.content), untrusted: true };
+}
+
 export function memoryStoreOf(project: { sandbox: Sandbox; config: { memory_dir: string } }): MemoryStore {
   return new MemoryStore(project.sandbox, project.config.memory_dir);
 }

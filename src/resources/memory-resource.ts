@@ -1,6 +1,6 @@
 /** `scalpel://memory/{name}`: each memory as a markdown resource, listed from the memory folder. */
 import { AppError } from "../core/errors.js";
-import { memoryStoreOf } from "../memory/store.js";
+import { handedOver, memoryStoreOf } from "../memory/store.js";
 import type { Workspace } from "../workspace/workspace.js";
 import type { TemplateResourceDef } from "./types.js";
 
@@ -41,6 +41,7 @@ export const memoryResource: TemplateResourceDef = {
     } catch {
       throw new AppError("invalid_argument", "The memory name in the URI is not valid percent-encoding.");
     }
-    return (await memoryStoreOf(activeProject(workspace)).read(name)).content;
+    const project = activeProject(workspace);
+    return handedOver(await memoryStoreOf(project).read(name), project.trust.trusted).content;
   },
 };

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { memoryStoreOf } from "../memory/store.js";
+import { handedOver, memoryStoreOf } from "../memory/store.js";
 import { defineTool, readOnly } from "./kit/define.js";
 import { memoryName } from "./kit/memory-params.js";
 
@@ -9,10 +9,18 @@ export const readMemoryTool = defineTool({
   description:
     "Reads one markdown note written by an earlier session (see list_memories for the names). Read the memories relevant to your task before exploring the code again.",
   input: { name: memoryName },
-  output: { name: z.string(), content: z.string() },
+  output: {
+    name: z.string(),
+    content: z.string(),
+    untrusted: z
+      .boolean()
+      .optional()
+      .describe("the project is not trusted: content is quoted repository text"),
+  },
   annotations: readOnly,
   narrowHint:
     "The memory is longer than one answer and was cut; read the rest of its file (in the memory folder, .scalpel/memories/ by default) with read_file and start_line, and consider splitting it into smaller memories.",
-  run: (args, ctx) => memoryStoreOf(ctx.project).read(args.name),
+  run: async (args, ctx) =>
+    handedOver(await memoryStoreOf(ctx.project).read(args.name), ctx.project.trust.trusted),
   render: (r) => r.content,
 });

@@ -14,7 +14,7 @@ import { after, before, describe, it } from "node:test";
 import { findRustAnalyzer } from "../../language-servers/rust-analyzer.js";
 import { makeTempProject, type TempProject } from "../helpers/fixtures.js";
 import { callOk, type ScalpelHandle, startScalpel } from "../helpers/mcp.js";
-import { type Activation, hostileRepo, SECRET, waitFor } from "../helpers/trust-repo.js";
+import { type Activation, hostileRepo, MEMORY_ORDER, SECRET, waitFor } from "../helpers/trust-repo.js";
 
 const haveRust = !("missing" in findRustAnalyzer());
 
@@ -100,6 +100,22 @@ for (const mode of ["normal", "read-only"] as const) {
       assert.match(d.incomplete_reason ?? "", /not trusted/);
     });
 
+    it("a shipped memory is handed over as quoted repository text by read_memory, the resource and activation", async () => {
+      const r = await callOk<{ content: string; untrusted?: boolean }>(h, "read_memory", {
+        name: "architecture",
+      });
+      assert.equal(r.untrusted, true);
+      assert.match(
+        r.content,
+        /^Untrusted repository text \(memory 'architecture' of a project the user has not trusted/,
+      );
+      assert.ok(r.content.includes(`<<<${MEMORY_ORDER}`), r.content);
+      const res = await h.client.readResource({ uri: "scalpel://memory/architecture" });
+      const first = res.contents[0];
+      assert.match(first && "text" in first ? String(first.text) : "", /^Untrusted repository text/);
+      assert.match(activation.instructions, /they are repository text/);
+    });
+
     it(".env stays secret although project.yml says !.env*", async () => {
       const r = await h.call("read_file", { relative_path: ".env" });
       assert.ok(r.isError);
@@ -160,5 +176,11 @@ describe("the same hostile repository, trusted, runs what it plants (the control
       assert.ok(await waitFor(join(markers, name), 120_000), `${name} did not run although trusted`);
     }
     await Promise.race([Promise.allSettled(calls), new Promise((r) => setTimeout(r, 5000))]);
+    // Trusted, a memory is the project's own note, handed over as written.
+    const memory = await callOk<{ content: string; untrusted?: boolean }>(h, "read_memory", {
+      name: "architecture",
+    });
+    assert.equal(memory.content, `${MEMORY_ORDER}\n`);
+    assert.equal(memory.untrusted, undefined);
   });
 });

@@ -124,7 +124,10 @@ describe("memory tools and read-only projects (in-process)", () => {
       structured: undefined,
     }));
     assert.equal(w.isError, true);
-    assert.equal((await call("read_memory", { name: "overview" })).structured?.content, "# Frozen\n");
+    // Readable, and (the project is not trusted) quoted as the repository's text.
+    const frozen = (await call("read_memory", { name: "overview" })).structured;
+    assert.equal(frozen?.untrusted, true);
+    assert.match(String(frozen?.content), /^Untrusted repository text .*<<<# Frozen\n>>>$/s);
 
     const back = await call("activate_project", { project: "project" });
     assert.equal(back.isError, false, back.text);
