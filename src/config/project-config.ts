@@ -20,6 +20,8 @@ const relativePath = z
     message: "must be a path inside the project (relative, no '..')",
   });
 
+const vcsDirs = new Set(protectedDirs.filter((d) => d !== ".scalpel"));
+
 /**
  * Where memories may live: not inside version control's own folders (`memory_dir: .git/hooks` made
  * write_memory write into `.git/`, whose files decide what runs), nor in `.scalpel/` itself or
@@ -40,7 +42,6 @@ const memoryDir = relativePath.refine(
       "must not be inside a version-control folder (.git, .hg, …), nor .scalpel itself or its cache/journal",
   },
 );
-const vcsDirs = new Set(protectedDirs.filter((d) => d !== ".scalpel"));
 
 export const projectConfigSchema = z.strictObject({
   name: z.string().min(1).max(100).optional(),

@@ -8,23 +8,16 @@ import * as assert from "node:assert/strict";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { log } from "../../src/core/log.js";
-import { createServer } from "../../src/server.js";
 import { allTools } from "../../src/tools/index.js";
 import { writesFiles } from "../../src/tools/kit/define.js";
 import { Workspace } from "../../src/workspace/workspace.js";
 import { makeTempProject, type TempProject } from "../helpers/fixtures.js";
+import { callInProcess, closeInProcess, connectInProcess } from "../helpers/in-process.js";
 
 const writingTools = allTools.filter(writesFiles).map((t) => t.name);
-
-interface Result {
-  isError: boolean;
-  text: string;
-  structured: Record<string, unknown> | undefined;
-}
 
 describe("memory tools and read-only projects (in-process)", () => {
   let tmp: TempProject;
@@ -33,15 +26,7 @@ describe("memory tools and read-only projects (in-process)", () => {
   let listChanged = 0;
   const savedHome = process.env.SCALPEL_HOME;
 
-  const call = async (name: string, args: Record<string, unknown> = {}): Promise<Result> => {
-    const r = await client.callTool({ name, arguments: args });
-    const content = (r.content ?? []) as Array<{ type: string; text?: string }>;
-    return {
-      isError: r.isError === true,
-      text: content.map((c) => c.text ?? "").join("\n"),
-      structured: r.structuredContent as Record<string, unknown> | undefined,
-    };
-  };
+  const call = (name: string, args: Record<string, unknown> = {}) => callInProcess(client, name, args);
   const toolNames = async () => (await client.listTools()).tools.map((t) => t.name);
 
   before(async () => {
@@ -53,20 +38,15 @@ describe("memory tools and read-only projects (in-process)", () => {
     await writeFile(join(tmp.base, "ro", ".scalpel", "memories", "overview.md"), "# Frozen\n");
     // The folder the tests activate projects in, as `--projects-in` names it.
     workspace = new Workspace({ readOnly: false, cwd: tmp.base, projectsIn: [tmp.base] }, log);
-    const server = createServer({ workspace, log });
-    const [a, b] = InMemoryTransport.createLinkedPair();
-    client = new Client({ name: "memory-int", version: "0.0.0" });
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
-      listChanged++;
-    });
-    await Promise.all([server.connect(a), client.connect(b)]);
+    client = await connectInProcess(workspace, "memory-int", (c) =>
+      c.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+        listChanged++;
+      }),
+    );
   });
 
   after(async () => {
-    await client?.close();
-    await workspace?.shutdown();
-    if (savedHome === undefined) delete process.env.SCALPEL_HOME;
-    else process.env.SCALPEL_HOME = savedHome;
+    await closeInProcess(client, workspace, savedHome);
     await tmp?.cleanup();
   });
 

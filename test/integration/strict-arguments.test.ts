@@ -9,15 +9,14 @@ import * as assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { log } from "../../src/core/log.js";
-import { createServer } from "../../src/server.js";
 import { allTools } from "../../src/tools/index.js";
 import type { ToolDef } from "../../src/tools/kit/define.js";
 import { runTool } from "../../src/tools/kit/run.js";
 import { Workspace } from "../../src/workspace/workspace.js";
 import { makeTempProject, type TempProject } from "../helpers/fixtures.js";
+import { callInProcess, closeInProcess, connectInProcess } from "../helpers/in-process.js";
 
 describe("strict tool arguments (in-process)", () => {
   let tmp: TempProject;
@@ -25,28 +24,18 @@ describe("strict tool arguments (in-process)", () => {
   let workspace: Workspace;
   const savedHome = process.env.SCALPEL_HOME;
 
-  const call = async (name: string, args: Record<string, unknown>) => {
-    const r = await client.callTool({ name, arguments: args });
-    const content = (r.content ?? []) as Array<{ type: string; text?: string }>;
-    return { isError: r.isError === true, text: content.map((c) => c.text ?? "").join("\n") };
-  };
+  const call = (name: string, args: Record<string, unknown>) => callInProcess(client, name, args);
 
   before(async () => {
     tmp = await makeTempProject("scalpel-strict-args-");
     process.env.SCALPEL_HOME = join(tmp.base, "home");
     workspace = new Workspace({ readOnly: false, cwd: tmp.base, projectsIn: [tmp.base] }, log);
     await workspace.activate(tmp.dir, { startServers: false, byUser: true });
-    const server = createServer({ workspace, log });
-    const [a, b] = InMemoryTransport.createLinkedPair();
-    client = new Client({ name: "strict-args", version: "0.0.0" });
-    await Promise.all([server.connect(a), client.connect(b)]);
+    client = await connectInProcess(workspace, "strict-args");
   });
 
   after(async () => {
-    await client?.close();
-    await workspace?.shutdown();
-    if (savedHome === undefined) delete process.env.SCALPEL_HOME;
-    else process.env.SCALPEL_HOME = savedHome;
+    await closeInProcess(client, workspace, savedHome);
     await tmp?.cleanup();
   });
 
