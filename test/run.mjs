@@ -10,6 +10,7 @@
 // 2-core machine kind), each in its own node process with its own SCALPEL_HOME and temp folders.
 // A file declares in its own header what the runner needs to know of it:
 //   // @backends tsserver native   it runs once per TypeScript backend (SCALPEL_TS_BACKEND)
+//   // @backends tsserver native:full   the same, the native pass in the full tier only
 //   // @serial <why>               it runs alone, after the concurrent jobs (timing-sensitive)
 // A job's output is printed whole when it ends; the last line counts every job's tests.
 import { spawn } from "node:child_process";
@@ -30,13 +31,22 @@ function collect(dir) {
   return out;
 }
 
-/** The header tags of a test file (the lines before its first import). */
+/** SCALPEL_TEST_TIER=full (`npm run test:full`, CI): the longer runs, see test/helpers/tier.ts. */
+const fullTier = process.env.SCALPEL_TEST_TIER === "full";
+
+/**
+ * The header tags of a test file (the lines before its first import). A backend written
+ * `native:full` runs in the full tier only: the quick loop keeps the native pass of the suites
+ * that reach its own code paths, CI runs it on every suite.
+ */
 function tagsOf(file) {
   const head = readFileSync(join(root, file), "utf8").split("\n").slice(0, 40).join("\n");
   const backends = /^\/\/ @backends (.+)$/m
     .exec(head)?.[1]
     .trim()
-    .split(/[\s,]+/) ?? [undefined];
+    .split(/[\s,]+/)
+    .filter((b) => fullTier || !b.endsWith(":full"))
+    .map((b) => b.replace(/:full$/, "")) ?? [undefined];
   return { backends, serial: /^\/\/ @serial\b/m.test(head) };
 }
 
@@ -73,6 +83,8 @@ for (const file of files) {
   for (const backend of backends) jobs.push({ file, backend, serial });
 }
 const width = Number(process.env.SCALPEL_TEST_JOBS ?? Math.max(2, cpus().length * 2));
+/** A file still running after this long is killed and fails: CI must get a verdict, not hang. */
+const jobTimeoutS = Number(process.env.SCALPEL_TEST_JOB_TIMEOUT ?? 900);
 
 /** One file in its own node test process; resolves with its status, output and counts. */
 function runJob(job) {
@@ -85,21 +97,15 @@ function runJob(job) {
     const [command, ...commandArgs] = job.command ?? [process.execPath];
     const child = spawn(
       cpuFile ? "/usr/bin/time" : command,
-      // --test-force-exit: a file that leaves a handle open (a server a failed test did not stop)
-      // must fail, not hang CI; --test-timeout bounds any single test.
+      // The file runs as the test process itself, not under `--test`: that mode adds a parent
+      // process loading tsx too (0.5 s of CPU a file, 161 files). --test-force-exit: a file that
+      // leaves a handle open (a server a failed test did not stop) ends anyway; the job's own
+      // timeout below bounds a file that hangs (--test-timeout applies only under `--test`).
       [
         ...(cpuFile ? ["-o", cpuFile, "-f", "%U %S", command] : []),
         ...(job.command
           ? commandArgs
-          : [
-              "--import",
-              "tsx",
-              "--test",
-              "--test-force-exit",
-              "--test-timeout=600000",
-              "--test-reporter=spec",
-              job.file,
-            ]),
+          : ["--import", "tsx", "--test-force-exit", "--test-reporter=spec", job.file]),
       ],
       {
         cwd: root,
@@ -112,6 +118,10 @@ function runJob(job) {
       },
     );
     let out = "";
+    const timer = setTimeout(() => {
+      out += `\n# ${job.file}: still running after ${jobTimeoutS} s (SCALPEL_TEST_JOB_TIMEOUT): killed\n`;
+      child.kill("SIGKILL");
+    }, jobTimeoutS * 1000);
     child.stdout.on("data", (d) => {
       out += d;
     });
@@ -119,6 +129,7 @@ function runJob(job) {
       out += d;
     });
     child.on("close", (code, signal) => {
+      clearTimeout(timer);
       let cpu = 0;
       if (cpuFile) {
         const [user, sys] = readFileSync(cpuFile, "utf8").trim().split("\n").pop().split(" ").map(Number);
@@ -188,7 +199,7 @@ for (const r of [...done].sort((a, b) => b.ms - a.ms).slice(0, 12))
   );
 if (done.some((r) => r.cpu > 0)) {
   console.log("# cpu by file");
-  for (const r of [...done].sort((a, b) => b.cpu - a.cpu).slice(0, 30))
+  for (const r of [...done].sort((a, b) => b.cpu - a.cpu))
     console.log(`#   ${r.cpu.toFixed(1).padStart(6)} s  ${r.file}${r.backend ? ` [${r.backend}]` : ""}`);
   console.log(`#   ${done.reduce((n, r) => n + r.cpu, 0).toFixed(0)} s of cpu in all`);
 }

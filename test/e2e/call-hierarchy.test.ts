@@ -1,4 +1,4 @@
-// @backends tsserver native
+// @backends tsserver native:full
 /**
  * get_call_hierarchy against the raw servers (typescript-language-server and rust-analyzer, both
  * offer callHierarchyProvider): the callers and call-site lines the tool lists are those the

@@ -1,4 +1,4 @@
-// @backends tsserver native
+// @backends tsserver native:full
 /**
  * Compact references through the SDK client: one exported function referenced 500 times across 50
  * files (each an import — some multi-line, some `export … from` — and 9 calls). The text groups the

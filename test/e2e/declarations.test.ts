@@ -1,4 +1,4 @@
-// @backends tsserver native
+// @backends tsserver native:full
 /**
  * The one declaration model over the built CLI, against real servers (tsls and rust-analyzer):
  * replacing a documented, attributed symbol's body without its docs keeps docs and attributes,

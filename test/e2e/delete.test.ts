@@ -1,4 +1,4 @@
-// @backends tsserver native
+// @backends tsserver native:full
 /**
  * safe_delete_symbol on ts-basic over the built CLI: refuses while the symbol is used, listing the
  * references (and writes nothing); deletes an unused symbol (dry run first), after which the

@@ -1,4 +1,4 @@
-// @backends tsserver native
+// @backends tsserver native:full
 /**
  * A body is the code (#19): find_symbol with include_body says a long doc comment in one line
  * (`docs`, `docs_lines`) so the code fits the default budget; include_docs keeps it whole; the body

@@ -1,4 +1,4 @@
-// @backends tsserver native
+// @backends tsserver native:full
 /**
  * Every writing tool takes max_answer_chars, and a dry run over it gives a `next` that works:
  * through the SDK client, on a generated file with 120 far-apart edit sites, a replace_content dry

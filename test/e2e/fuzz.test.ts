@@ -14,8 +14,9 @@ import { after, before, describe, it } from "node:test";
 import { copyFixture, repoRoot, type TempProject } from "../helpers/fixtures.js";
 import { isAlive, type ScalpelHandle, startScalpel } from "../helpers/mcp.js";
 import { mulberry32 } from "../helpers/prng.js";
+import { byTier } from "../helpers/tier.js";
 
-const CALLS = Number(process.env.FUZZ_CALLS ?? 300);
+const CALLS = Number(process.env.FUZZ_CALLS ?? byTier(300, 2000));
 const PARALLEL = 8;
 /** No call may take longer than this (tool deadlines are shorter; the machine is noisy). */
 const CALL_BOUND_MS = 90_000;

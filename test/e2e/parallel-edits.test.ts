@@ -1,4 +1,4 @@
-// @backends tsserver native
+// @backends tsserver native:full
 /**
  * Acceptance: 20 edits sent at once (as a host may) to 3 files over the built CLI. Every edit that
  * reports `applied` is on disk afterwards; every other one is an edit_conflict error that wrote

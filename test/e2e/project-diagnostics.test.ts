@@ -1,4 +1,4 @@
-// @backends tsserver native
+// @backends tsserver native:full
 /**
  * get_project_diagnostics through the SDK client (issue #8, acceptance 4): every error of a
  * fixture with errors in 3 files, compared with the compiler run by the test itself (tsc, cargo

@@ -1,4 +1,4 @@
-// @backends tsserver native
+// @backends tsserver native:full
 /**
  * Which project answered, over the built CLI on ts-projects: a tsconfig that includes src/ only,
  * a test/ and a scripts/ folder outside every tsconfig, and a sub-package with its own tsconfig.

@@ -1,4 +1,4 @@
-// @backends tsserver native
+// @backends tsserver native:full
 /**
  * Private names (#19): `#a` → `#b` renames an ECMAScript private member and compiles; `#a` → `b`
  * would make it public (tsc still passes, measured) and is refused unless change_visibility is set.

@@ -1,4 +1,4 @@
-// @backends tsserver native
+// @backends tsserver native:full
 /**
  * Rename dry runs sized for agents: a rename across 100 generated files lists every file with its
  * edited sites and lines, shows the diffs of as many whole files as fit (never part of a hunk),

@@ -1,4 +1,4 @@
-// @backends tsserver native
+// @backends tsserver native:full
 /**
  * The persistent symbol index over the built CLI, across restarts of scalpel on one copy of
  * ts-search: the first run asks the server for every file's symbols and stores them; a restart

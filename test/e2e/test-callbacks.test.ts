@@ -1,4 +1,4 @@
-// @backends tsserver native
+// @backends tsserver native:full
 /**
  * Symbol hygiene over the built CLI and tsls, on a project with describe/it test callbacks
  * (fixture ts-tests): what an anonymous callback declares is never a symbol nor a containing

@@ -1,4 +1,4 @@
-// @backends tsserver native
+// @backends tsserver native:full
 /**
  * Acceptance: edits made through the tools on CRLF, lone-CR, UTF-8-BOM and UTF-16 files are undone,
  * latest first, by a NEW server process on the same directory (the journal lives per user in

@@ -4,6 +4,7 @@
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
+import { existsSync } from "node:fs";
 import {
   cp,
   lstat,
@@ -80,10 +81,25 @@ export function readBytes(dir: string, rel: string): Promise<Buffer> {
   return readFile(join(dir, rel));
 }
 
-/** Runs the repository's `tsc --noEmit -p <dir>`; returns the exit status and the compiler output. */
+/**
+ * TypeScript 7's native compiler (scalpel's optional dependency), else the bundled 5.9 `tsc`: the
+ * judge of "the edited fixture still compiles". Measured on the ts-* fixtures: 0.03 s of CPU a
+ * run against 0.8 s, the same verdicts (ts-errors: the same six errors; the others pass).
+ */
+const nativeTsc = join(
+  repoRoot,
+  "node_modules",
+  `@typescript/typescript-${process.platform}-${process.arch}`,
+  "lib",
+  "tsc",
+);
+
+/** Runs `tsc --noEmit -p <dir>`; returns the exit status and the compiler output. */
 export function runTsc(dir: string): { status: number | null; output: string } {
-  const tsc = join(repoRoot, "node_modules", "typescript", "bin", "tsc");
-  const r = spawnSync(process.execPath, [tsc, "--noEmit", "-p", dir], { encoding: "utf8", timeout: 120_000 });
+  const [command, args] = existsSync(nativeTsc)
+    ? [nativeTsc, []]
+    : [process.execPath, [join(repoRoot, "node_modules", "typescript", "bin", "tsc")]];
+  const r = spawnSync(command, [...args, "--noEmit", "-p", dir], { encoding: "utf8", timeout: 120_000 });
   return { status: r.status, output: `${r.stdout ?? ""}${r.stderr ?? ""}` };
 }
 

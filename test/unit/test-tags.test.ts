@@ -15,7 +15,7 @@ test("every e2e file on a TypeScript fixture declares its backends, or why it ru
     const text = readFileSync(join(e2e, name), "utf8");
     if (!/["'`]ts-[a-z-]+["'`]/.test(text)) continue;
     const head = text.split("\n").slice(0, 40).join("\n");
-    const both = /^\/\/ @backends tsserver native$/m.test(head);
+    const both = /^\/\/ @backends tsserver native(:full)?$/m.test(head);
     const one = /^\/\/ @tsserver-only \S.{10,}$/m.test(head);
     if (both === one) untagged.push(name);
   }

@@ -23,8 +23,11 @@ import {
   type TextFormat,
 } from "../../src/text/positions.js";
 import { mulberry32 } from "../helpers/prng.js";
+import { byTier } from "../helpers/tier.js";
 
-const sequences = 220;
+// Each sequence is a fresh random case (a new seed every run): the quick tier still covers every
+// style many times over; the full tier runs the long sweep.
+const sequences = byTier(70, 220);
 const seed = Number(process.env.SCALPEL_PROPERTY_SEED ?? Math.floor(Math.random() * 2 ** 31));
 
 interface Style {

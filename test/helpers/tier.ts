@@ -1,0 +1,12 @@
+/**
+ * The test tier: `npm test` is the developer's five-minute loop; `npm run test:full` (what CI runs
+ * through `.ci/run`) sets SCALPEL_TEST_TIER=full and gets the longer runs — more generated cases,
+ * the 2,000-call fuzz, the second TypeScript backend on every suite. A case that only grows with
+ * the tier asks for its size here, so both sizes are visible where the case is written.
+ */
+export const fullTier = process.env.SCALPEL_TEST_TIER === "full";
+
+/** `quick` in `npm test`, `full` in the full tier. */
+export function byTier<T>(quick: T, full: T): T {
+  return fullTier ? full : quick;
+}
