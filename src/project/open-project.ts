@@ -9,6 +9,7 @@ import { EditJournal } from "../edits/journal.js";
 import { IgnoreRules } from "../files/ignore.js";
 import type { LanguageAdapter } from "../languages/adapter.js";
 import { Sandbox } from "../security/sandbox.js";
+import { SecretGate } from "../security/secret-gate.js";
 import { type EnclosingSecrets, SecretRules } from "../security/secrets.js";
 import { ServerPool } from "../servers/server-pool.js";
 import { SymbolService } from "../symbols/service.js";
@@ -67,6 +68,7 @@ export function openProject(options: ProjectOptions, parent: Logger): Project {
     sandbox,
     ignore,
     secrets,
+    secretGate: new SecretGate(root, secrets, ignore, log.child("secret-gate")),
     journal: new EditJournal(sandbox, { log: log.child("journal") }),
     pool,
     symbols,

@@ -10,6 +10,7 @@ import type { Logger } from "../core/log.js";
 import type { EditJournal } from "../edits/journal.js";
 import type { IgnoreRules } from "../files/ignore.js";
 import type { Sandbox } from "../security/sandbox.js";
+import type { SecretGate } from "../security/secret-gate.js";
 import type { SecretRules } from "../security/secrets.js";
 import type { ServerPool } from "../servers/server-pool.js";
 import type { SymbolService } from "../symbols/service.js";
@@ -22,6 +23,8 @@ export interface Project {
   readonly sandbox: Sandbox;
   readonly ignore: IgnoreRules;
   readonly secrets: SecretRules;
+  /** What no answer may contain of the secret files' text; the tool runner applies it to every answer. */
+  readonly secretGate: SecretGate;
   /** Undo journal, persisted under `.scalpel/journal/`, loaded on first use. */
   readonly journal: EditJournal;
   /** One language server per language, started on demand. */

@@ -43,15 +43,20 @@ export async function runTool(def: ToolDef, rawArgs: unknown, opts: RunOptions):
   try {
     const args = parseArguments(def, rawArgs);
     // Every call has a deadline (deadlines.ts): past it the call is cancelled and told so.
-    const result = (await withDeadline(def, opts.signal, (signal) =>
+    const raw = (await withDeadline(def, opts.signal, (signal) =>
       def.run(args as never, makeContext({ ...opts, signal }, log)),
     )) as Record<string, unknown>;
+    // The project after the call: activate_project answers under the rules of the project it opened.
+    const gate = opts.workspace.project?.secretGate;
+    await gate?.refresh();
+    const result = gate ? gate.redact(raw) : raw;
     const max = typeof args.max_answer_chars === "number" ? args.max_answer_chars : defaultMaxAnswerChars;
     const given = givenArgs(def, args);
     // A tool that knows a better cut than the generic steps fits its answer first (edit dry runs).
     const own = def.fit?.(result as never, max, { tool: def.name, args: given }) ?? result;
     const fitted = fitBudget(def, own as Record<string, unknown>, max, given);
-    return { content: [{ type: "text", text: renderAnswer(def, fitted) }], structuredContent: fitted };
+    const text = renderAnswer(def, fitted);
+    return { content: [{ type: "text", text: gate ? gate.redact(text) : text }], structuredContent: fitted };
   } catch (error) {
     return errorResult(def.name, error, opts.workspace, log);
   }
@@ -343,7 +348,9 @@ export function errorResult(tool: string, error: unknown, workspace: Workspace, 
     code = "internal";
     message = `Internal error in ${tool}: ${error instanceof Error ? error.message : String(error)}. The details are in scalpel's log (stderr).`;
   }
-  return errorAnswer(code, scrubPaths(message, workspace.project?.root));
+  const gate = workspace.project?.secretGate;
+  const scrubbed = scrubPaths(message, workspace.project?.root);
+  return errorAnswer(code, gate ? gate.redact(scrubbed) : scrubbed);
 }
 
 /**
