@@ -42,6 +42,11 @@ interface DirRules {
   outputs: ReadonlySet<string>;
 }
 
+/** See `IgnoreRules.contextOf`. */
+export interface WalkContext {
+  readonly chain: ReadonlyArray<{ base: string; rules: DirRules }>;
+}
+
 interface DirEntry extends DirRules {
   /** The mtimes of every file read, joined: a change to any of them re-reads the directory. */
   stamp: string;
@@ -79,6 +84,48 @@ export class IgnoreRules {
     return false;
   }
 
+  /**
+   * What a directory walk carries down for `dirRel` (project-relative, `""` for the root): the
+   * rules of every directory from the root to it that has any, deepest last. With it an entry is
+   * judged by its own name against those rules only (`isIgnoredIn`), its parents being known not
+   * ignored — the whole-path check (`isIgnored`) re-judged every parent of every entry and read
+   * the rules of each by a path built anew, work that grew with the cube of the depth (a folder
+   * nested 1,000 levels deep kept start-up busy for over ten minutes).
+   */
+  contextOf(parent: WalkContext | null, dirRel: string, present?: ReadonlySet<string>): WalkContext {
+    if (parent === null && dirRel !== "") {
+      // A walk that starts below the root: the chain of every folder above the start, once.
+      let ctx = this.contextOf(null, "");
+      const segments = dirRel.split("/");
+      for (let i = 1; i <= segments.length; i++) ctx = this.contextOf(ctx, segments.slice(0, i).join("/"));
+      return ctx;
+    }
+    const rules = this.rulesOf(dirRel, present);
+    const has = rules.ig !== null || rules.outputs.size > 0;
+    const chain = parent?.chain ?? [];
+    return { chain: has ? [...chain, { base: dirRel, rules }] : chain };
+  }
+
+  /**
+   * Whether the entry `rel` (named `name`) of the directory `ctx` describes is ignored, that
+   * directory and its parents being known not to be: the rules of `ignoredHere`, in the same order.
+   */
+  isIgnoredIn(ctx: WalkContext, rel: string, name: string, isDir: boolean): boolean {
+    if (isDir && alwaysIgnoredDirs.has(name)) return true;
+    if (isDir && alwaysIgnoredPaths.includes(rel)) return true;
+    if (this.extra.ignores(isDir ? `${rel}/` : rel)) return true;
+    let ignored = false;
+    for (const { base, rules } of ctx.chain) {
+      if (isDir && rules.outputs.has(rel)) return true;
+      if (!rules.ig) continue;
+      const sub = base === "" ? rel : rel.slice(base.length + 1);
+      const r = rules.ig.test(isDir ? `${sub}/` : sub);
+      if (r.ignored) ignored = true;
+      else if (r.unignored) ignored = false;
+    }
+    return ignored && !this.git.paths().has(rel, isDir);
+  }
+
   /** Drops cached ignore files and manifests, e.g. after scalpel itself wrote one. */
   refresh(): void {
     this.cache.clear();
@@ -107,12 +154,17 @@ export class IgnoreRules {
     return ignored && !this.git.paths().has(path, isDir);
   }
 
-  private rulesOf(dirRel: string): DirRules {
+  /**
+   * `present`: the directory's entry names when the caller has just listed it (a walk): only the
+   * rule files among them are looked at, instead of a `stat` of each name the rules could come from
+   * (ten system calls a directory, each resolving the whole path again: most of a deep walk's time).
+   */
+  private rulesOf(dirRel: string, present?: ReadonlySet<string>): DirRules {
     const now = Date.now();
     const hit = this.cache.get(dirRel);
     if (hit && now - hit.checkedAt < recheckMs) return hit;
     const names = [...ignoreFiles, ...this.manifests];
-    const mtimes = names.map((n) => mtimeOf(join(this.root, dirRel, n)));
+    const mtimes = names.map((n) => (present && !present.has(n) ? -1 : mtimeOf(join(this.root, dirRel, n))));
     const stamp = mtimes.join(",");
     if (hit && hit.stamp === stamp) {
       hit.checkedAt = now;
@@ -171,6 +223,8 @@ function withGitExclude(root: string, ig: Ignore | null): Ignore | null {
 
 export interface WalkOptions {
   skipIgnored: boolean;
+  /** An ignored file this accepts is listed all the same (the secret gate's git-ignored `.env`). */
+  keepIgnoredFile?: (rel: string) => boolean;
   /** Stop after this many files (directories do not count). */
   maxFiles?: number;
   /** 1 = only the direct children of the start directory. */
@@ -188,6 +242,11 @@ export interface WalkEntry {
  * Depth-first walk in name order under `startRel` (project-relative). Symlinks are reported only when
  * their target is inside the root, and symlinked directories are never descended into (no cycles,
  * no duplicates, nothing outside the root).
+ *
+ * Its time is linear in the entries visited whatever the depth: an explicit stack of directories
+ * (nested generators passed each entry up through one frame per level), and each entry judged
+ * against the ignore rules by its own name (`contextOf`/`isIgnoredIn`). It stops between entries
+ * once `signal` is aborted.
  */
 export async function* walkFiles(
   root: string,
@@ -199,37 +258,58 @@ export async function* walkFiles(
   const maxDepth = opts.maxDepth ?? Number.POSITIVE_INFINITY;
   let files = 0;
   const start = startRel === "." || startRel === "" ? "" : startRel.replace(/\/+$/, "");
+  // A start inside an ignored folder: everything below it is ignored too.
+  if (opts.skipIgnored && start !== "" && rules.isIgnored(start, true)) return;
 
-  async function* visit(dirRel: string, depth: number): AsyncGenerator<WalkEntry, boolean> {
-    const entries = await readDirSorted(join(root, dirRel));
-    for (const entry of entries) {
-      if (opts.signal?.aborted) return false;
-      const rel = dirRel === "" ? entry.name : `${dirRel}/${entry.name}`;
-      let isDir = entry.isDirectory();
-      let descend = isDir;
-      if (entry.isSymbolicLink()) {
-        const target = await linkTarget(root, rel);
-        if (target === null) continue;
-        isDir = target.isDir;
-        descend = false;
-      } else if (!isDir && !entry.isFile()) {
-        continue; // sockets, fifos, devices
-      }
-      if (opts.skipIgnored && rules.isIgnored(rel, isDir)) continue;
-      if (!isDir) {
-        if (files >= maxFiles) return false;
-        files++;
-      }
-      yield { rel, isDir };
-      if (descend && depth < maxDepth) {
-        const more = yield* visit(rel, depth + 1);
-        if (!more) return false;
-      }
-    }
-    return true;
+  interface Frame {
+    dirRel: string;
+    depth: number;
+    entries: Dirent[];
+    next: number;
+    ctx: WalkContext | null;
   }
-
-  yield* visit(start, 1);
+  const open = async (dirRel: string, depth: number, parent: Frame | null): Promise<Frame> => {
+    const entries = await readDirSorted(join(root, dirRel));
+    const names = new Set(entries.map((e) => e.name));
+    // The start's own parents are not listed here: their rules are read the ordinary way.
+    const ctx = opts.skipIgnored
+      ? rules.contextOf(parent?.ctx ?? null, dirRel, parent || dirRel === "" ? names : undefined)
+      : null;
+    return { dirRel, depth, entries, next: 0, ctx };
+  };
+  const stack: Frame[] = [await open(start, 1, null)];
+  while (stack.length > 0) {
+    const frame = stack[stack.length - 1] as Frame;
+    const entry = frame.entries[frame.next++];
+    if (entry === undefined) {
+      stack.pop();
+      continue;
+    }
+    if (opts.signal?.aborted) return;
+    const rel = frame.dirRel === "" ? entry.name : `${frame.dirRel}/${entry.name}`;
+    let isDir = entry.isDirectory();
+    let descend = isDir;
+    if (entry.isSymbolicLink()) {
+      const target = await linkTarget(root, rel);
+      if (target === null) continue;
+      isDir = target.isDir;
+      descend = false;
+    } else if (!isDir && !entry.isFile()) {
+      continue; // sockets, fifos, devices
+    }
+    if (
+      frame.ctx &&
+      rules.isIgnoredIn(frame.ctx, rel, entry.name, isDir) &&
+      (isDir || !opts.keepIgnoredFile?.(rel))
+    )
+      continue;
+    if (!isDir) {
+      if (files >= maxFiles) return;
+      files++;
+    }
+    yield { rel, isDir };
+    if (descend && frame.depth < maxDepth) stack.push(await open(rel, frame.depth + 1, frame));
+  }
 }
 
 async function readDirSorted(abs: string): Promise<Dirent[]> {
