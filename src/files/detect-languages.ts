@@ -10,11 +10,13 @@ export async function detectLanguages(
   root: string,
   rules: IgnoreRules,
   adapters: readonly LanguageAdapter[],
+  signal?: AbortSignal,
 ): Promise<Array<{ language: string; files: number }>> {
   const counts = new Map<string, number>();
   const byExt = new Map<string, string>();
   for (const a of adapters) for (const e of a.extensions) byExt.set(e, a.id);
-  for await (const entry of walkFiles(root, ".", rules, { skipIgnored: true, maxFiles: sampleLimit })) {
+  const opts = { skipIgnored: true, maxFiles: sampleLimit, ...(signal ? { signal } : {}) };
+  for await (const entry of walkFiles(root, ".", rules, opts)) {
     if (entry.isDir) continue;
     const id = byExt.get(extname(entry.rel).toLowerCase());
     if (id !== undefined) counts.set(id, (counts.get(id) ?? 0) + 1);

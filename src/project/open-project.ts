@@ -6,7 +6,7 @@ import { defaultConfig, type ProjectConfig, splitSecretAllowances } from "../con
 import { type Trust, trustOf } from "../config/trust.js";
 import type { Logger } from "../core/log.js";
 import { EditJournal } from "../edits/journal.js";
-import { IgnoreRules } from "../files/ignore.js";
+import { IgnoreRules, walkFiles } from "../files/ignore.js";
 import type { LanguageAdapter } from "../languages/adapter.js";
 import { Sandbox } from "../security/sandbox.js";
 import { SecretGate } from "../security/secret-gate.js";
@@ -68,7 +68,19 @@ export function openProject(options: ProjectOptions, parent: Logger): Project {
     sandbox,
     ignore,
     secrets,
-    secretGate: new SecretGate(root, secrets, ignore, log.child("secret-gate")),
+    secretGate: new SecretGate(
+      {
+        root,
+        holdsSecret: (rel) => sandbox.holdsSecret(rel),
+        files: (maxFiles) =>
+          walkFiles(root, ".", ignore, {
+            skipIgnored: true,
+            keepIgnoredFile: (rel) => sandbox.holdsSecret(rel),
+            maxFiles,
+          }),
+      },
+      log.child("secret-gate"),
+    ),
     journal: new EditJournal(sandbox, { log: log.child("journal") }),
     pool,
     symbols,

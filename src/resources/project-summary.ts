@@ -33,7 +33,7 @@ export async function projectSummary(workspace: Workspace): Promise<ProjectSumma
       hint: "No project is active. Call the activate_project tool with the project's root path.",
     };
   }
-  const languages = workspace.languages;
+  const languages = await workspace.languagesDetected();
   const facts = await projectFacts(project, languages);
   const memories = await memoryStoreOf(project).names();
   return {

@@ -16,7 +16,7 @@ export const onboardingPrompt = definePrompt({
     if (!project) {
       return `${intro}\n\nNo project is active yet: call activate_project with the project's root path, then call the onboarding tool and follow its instructions.`;
     }
-    return `${intro}\n\n${await onboardingInstructions(project, workspace.languages)}`;
+    return `${intro}\n\n${await onboardingInstructions(project, await workspace.languagesDetected())}`;
   },
 });
 

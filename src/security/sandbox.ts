@@ -108,6 +108,14 @@ export class Sandbox {
     if (write && shielded !== undefined) throw protectedPathError(display, shielded);
   }
 
+  /**
+   * Whether the content of a project-relative path is secret, for the one thing that must know
+   * without showing it: the output gate (secret-gate.ts), which keeps that content out of answers.
+   */
+  holdsSecret(rel: string): boolean {
+    return this.secrets.isSecret(rel);
+  }
+
   /** A path whose content may be read or written; refuses secret files with `secret_file`. */
   resolve(relativePath: string, opts: ResolveOptions = {}): CheckedPath {
     const { abs, rel, realRel } = this.check(relativePath, opts, true);

@@ -14,9 +14,19 @@
 import { lstatSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Logger } from "../core/log.js";
-import { type IgnoreRules, walkFiles } from "../files/ignore.js";
 import { secretNeedles } from "./secret-needles.js";
-import type { SecretRules } from "./secrets.js";
+
+/** What the gate needs of its project: the secret rule (the sandbox's) and a walk of the tree. */
+export interface SecretGateHost {
+  readonly root: string;
+  /** Whether a project-relative path's content is secret. */
+  holdsSecret(rel: string): boolean;
+  /**
+   * The files of the tree: dependency, VCS and ignored folders skipped, ignored files that
+   * `holdsSecret` accepts kept; at most `maxFiles` of them.
+   */
+  files(maxFiles: number): AsyncIterable<{ rel: string; isDir: boolean }>;
+}
 
 /** What stands in for a secret string in an answer. */
 export const redacted = "[secret]";
@@ -40,9 +50,7 @@ export class SecretGate {
   private pattern: RegExp | null = null;
 
   constructor(
-    private readonly root: string,
-    private readonly secrets: SecretRules,
-    private readonly ignore: IgnoreRules,
+    private readonly host: SecretGateHost,
     private readonly log: Logger,
   ) {}
 
@@ -85,14 +93,9 @@ export class SecretGate {
 
   private async walk(): Promise<void> {
     const found = new Set<string>();
-    const keepIgnored = (rel: string) => this.secrets.isSecret(rel);
     try {
-      for await (const entry of walkFiles(this.root, ".", this.ignore, {
-        skipIgnored: true,
-        keepIgnoredFile: keepIgnored,
-        maxFiles: maxWalkFiles,
-      })) {
-        if (entry.isDir || !this.secrets.isSecret(entry.rel)) continue;
+      for await (const entry of this.host.files(maxWalkFiles)) {
+        if (entry.isDir || !this.host.holdsSecret(entry.rel)) continue;
         found.add(entry.rel);
         if (found.size >= maxSecretFiles) {
           this.log.warn(`more than ${maxSecretFiles} secret files: the secret gate reads the first ones`);
@@ -109,7 +112,7 @@ export class SecretGate {
 
   /** Reads one secret file when its size or mtime moved; whether its needles changed. */
   private read(rel: string): boolean {
-    const abs = join(this.root, rel);
+    const abs = join(this.host.root, rel);
     let stamp = "gone";
     try {
       const st = lstatSync(abs);

@@ -97,6 +97,8 @@ export const activateProjectTool = defineTool({
           ctx.log.warn("cannot update the project registry", e instanceof Error ? e.message : e),
         );
     }
+    // The languages (and so the servers started) are known once the project's walk is done.
+    const langs = await ctx.workspace.languagesDetected();
     if (ctx.wantsProgress) {
       project.pool.setProgressSink((m) => ctx.progress(m));
       // The pool's sink reports every server's start and progress; the per-call wait reports
@@ -107,10 +109,9 @@ export const activateProjectTool = defineTool({
     const memories = await memoryStoreOf(project).names();
     const servers = project.pool
       .states()
-      .filter((s) => ctx.workspace.languages.includes(s.language))
+      .filter((s) => langs.includes(s.language))
       .map((s) => ({ language: s.language, status: s.status, ...(s.detail ? { detail: s.detail } : {}) }));
     const onboarded = memories.length > 0;
-    const langs = ctx.workspace.languages;
     const trust = {
       trusted: project.trust.trusted,
       state: project.trust.state,

@@ -29,7 +29,7 @@ export const getCurrentConfigTool = defineTool({
   annotations: readOnly,
   async run(_args, ctx) {
     const p = ctx.workspace.project;
-    const langs = ctx.workspace.languages;
+    const langs = await ctx.workspace.languagesDetected();
     return {
       project: p ? { name: p.name, languages: langs, read_only: p.readOnly } : null,
       // The project's languages, plus servers started for other files; not every known adapter.

@@ -65,7 +65,7 @@ export const getProjectDiagnosticsTool = defineTool({
     const scope = project.sandbox.resolveName(args.relative_path === "" ? "." : args.relative_path, {
       mustExist: true,
     }).rel;
-    const languages = new Set(ctx.workspace.languages);
+    const languages = new Set(await ctx.workspace.languagesDetected());
     const adapters = adaptersFor(project.config.language_servers, project.trust, {
       root: project.root,
       backend: project.config.typescript_backend,

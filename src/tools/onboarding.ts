@@ -11,7 +11,9 @@ export const onboardingTool = defineTool({
   output: { instructions: z.string() },
   annotations: readOnly,
   async run(_args, ctx) {
-    return { instructions: await onboardingInstructions(ctx.project, ctx.workspace.languages) };
+    return {
+      instructions: await onboardingInstructions(ctx.project, await ctx.workspace.languagesDetected()),
+    };
   },
   render: (r) => r.instructions,
 });

@@ -49,6 +49,10 @@ export class Workspace {
 
   private current: Project | null = null;
   private detected: string[] = [];
+  /** The active project's languages once its walk is done (`languagesDetected`). */
+  private detection: Promise<string[]> = Promise.resolve([]);
+  /** Stops that walk when the session ends or another project is activated. */
+  private detectionAbort = new AbortController();
   private readonly activationListeners: Array<(project: Project) => void> = [];
   /** Roots the user named in this session (`--project`), real paths. */
   private readonly userRoots = new Set<string>();
@@ -64,8 +68,14 @@ export class Workspace {
     return this.current;
   }
 
+  /** The languages known so far: those project.yml lists, else none until the walk is done. */
   get languages(): string[] {
     return this.detected;
+  }
+
+  /** The active project's languages, after the walk that counts its files (see `activate`). */
+  languagesDetected(): Promise<string[]> {
+    return this.detection;
   }
 
   /** Runs after each activation of a new project (the server re-checks which tools it allows). */
@@ -124,19 +134,44 @@ export class Workspace {
         `project not trusted (${trust.state}): declared servers, repository binaries and build scripts stay off`,
       );
     }
-    const found = await detectLanguages(root, project.ignore, adapters);
-    this.detected = config.languages ?? found.map((f) => f.language);
+    this.detectionAbort.abort();
+    this.detectionAbort = new AbortController();
+    this.detected = config.languages ? [...config.languages] : [];
     this.current = project;
     this.startupError = undefined;
     for (const listener of this.activationListeners) listener(project);
-    for (const language of opts.startServers === false ? [] : this.detected) {
+    // The walk that counts each language's files runs behind the answer: neither start-up (the
+    // client's initialize) nor activate_project waits on a large or deeply nested tree; its end
+    // starts the servers of what it found. Tools that list the languages wait for it.
+    this.detection = this.detect(project, adapters, opts.startServers !== false, this.detectionAbort.signal);
+    return project;
+  }
+
+  private async detect(
+    project: Project,
+    adapters: Parameters<typeof detectLanguages>[2],
+    startServers: boolean,
+    signal: AbortSignal,
+  ): Promise<string[]> {
+    let languages = project.config.languages ? [...project.config.languages] : [];
+    if (!project.config.languages) {
+      try {
+        const found = await detectLanguages(project.root, project.ignore, adapters, signal);
+        languages = found.map((f) => f.language);
+      } catch (error) {
+        this.log.warn("cannot count the project's files", error instanceof Error ? error.message : error);
+      }
+    }
+    if (signal.aborted || this.current !== project) return languages;
+    this.detected = languages;
+    for (const language of startServers ? languages : []) {
       try {
         project.pool.start(language);
       } catch (error) {
         this.log.warn(`cannot start ${language} server`, error instanceof Error ? error.message : error);
       }
     }
-    return project;
+    return languages;
   }
 
   /** The --project roots, --projects-in folders and registered projects: these and what lies inside them may be activated. */
@@ -179,6 +214,7 @@ export class Workspace {
   }
 
   async shutdown(): Promise<void> {
+    this.detectionAbort.abort();
     await this.current?.pool.shutdown();
   }
 }
