@@ -127,8 +127,11 @@ function checkTrustFlag(options: Options): void {
   }
 }
 
-/** A workspace with the --project activated (if any); a failure is told to the calls, not fatal. */
-async function startWorkspace(options: Options): Promise<Workspace> {
+/**
+ * A workspace with the --project activated (if any); a failure is told to the calls, not fatal.
+ * `startServers: false` (HTTP sessions): servers start when a tool first needs one.
+ */
+async function startWorkspace(options: Options, startServers = true): Promise<Workspace> {
   const workspace = new Workspace(
     {
       readOnly: options.has("read-only"),
@@ -142,7 +145,7 @@ async function startWorkspace(options: Options): Promise<Workspace> {
     // A project that cannot be activated (bad project.yml, missing directory) must not keep the
     // server from starting: the client would only see a dead process. Calls explain it instead.
     await workspace
-      .activate(project, { byUser: true, trustForSession: options.has("trust") })
+      .activate(project, { byUser: true, trustForSession: options.has("trust"), startServers })
       .catch((e: unknown) => {
         workspace.startupError = isAppError(e) ? e.message : "the project could not be activated";
         log.error(`cannot activate ${project}: ${workspace.startupError}`);
@@ -164,6 +167,12 @@ async function serveMcp(options: Options): Promise<void> {
   });
   const name = workspace.project?.name;
   log.info(`scalpel ${version} ready on stdio${name ? ` for ${name}` : ""}`);
+}
+
+/** HTTP sessions open at once (default 8, SCALPEL_HTTP_MAX_SESSIONS): each may hold a server per language. */
+function httpMaxSessions(): number {
+  const n = Number(process.env.SCALPEL_HTTP_MAX_SESSIONS);
+  return Number.isInteger(n) && n > 0 ? Math.min(n, 1000) : 8;
 }
 
 /** Sessions idle this long (default 30 min, SCALPEL_HTTP_IDLE_S) are closed with their language servers. */
@@ -188,8 +197,10 @@ async function serveMcpHttp(options: Options, portText: string): Promise<void> {
     host,
     token,
     idleMs: httpIdleMs(),
+    maxSessions: httpMaxSessions(),
     log,
-    newWorkspace: () => startWorkspace(options),
+    // A bare initialize starts nothing: the servers come with the first tool that needs them.
+    newWorkspace: () => startWorkspace(options, false),
   });
   installExitHandlers(() => handle.close(), { stdin: false });
   const url = `http://${host.includes(":") ? `[${host}]` : host}:${handle.port}/mcp`;

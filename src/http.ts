@@ -5,8 +5,11 @@
  *   own host name, which fails here);
  * - `Origin`, when a browser sends one, must be that same address;
  * - `Authorization: Bearer <token>`, compared in constant time.
- * Each MCP session gets its own Workspace (own project, own language servers); closing a session,
- * or leaving it idle past `idleMs`, stops its servers.
+ * Each MCP session gets its own Workspace (own project, own language servers, started when a tool
+ * first needs one, never by `initialize`); closing a session, or leaving it idle past `idleMs`,
+ * stops its servers. At most `maxSessions` live at once: every session may hold a language server
+ * per language (12 bare sessions on the small example took the machine from 1.2 to 2.8 GB), so the
+ * next `initialize` is refused with 429 and what to do.
  */
 import { randomUUID, timingSafeEqual } from "node:crypto";
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from "node:http";
@@ -26,6 +29,8 @@ export interface HttpOptions {
   newWorkspace: () => Promise<Workspace>;
   /** Sessions with no request for this long are closed and their servers stopped. */
   idleMs: number;
+  /** Sessions open at once; the next initialize gets 429. */
+  maxSessions: number;
   log: Logger;
 }
 
@@ -100,6 +105,7 @@ async function readJsonBody(
 export async function serveHttp(options: HttpOptions): Promise<HttpHandle> {
   const { log } = options;
   const sessions = new Map<string, Session>();
+  let opening = 0;
   let hosts = new Set<string>();
 
   const closeSession = async (id: string, why: string): Promise<void> => {
@@ -167,7 +173,24 @@ export async function serveHttp(options: HttpOptions): Promise<HttpHandle> {
       return;
     }
     if (id !== undefined) return refuse(res, 404, "Unknown or expired session; initialize a new one.");
-    if (req.method === "POST" && isInitializeRequest(body)) return openSession(req, res, body);
+    if (req.method === "POST" && isInitializeRequest(body)) {
+      // Sessions being opened count too: 30 initialize requests at once must not all get in.
+      if (sessions.size + opening >= options.maxSessions) {
+        const idleMin = Math.round(options.idleMs / 60_000);
+        return refuse(
+          res,
+          429,
+          `scalpel is serving ${options.maxSessions} sessions, its limit (SCALPEL_HTTP_MAX_SESSIONS). Close one you no longer need (DELETE /mcp with its Mcp-Session-Id header) or wait until one has been idle for ${idleMin} min, then initialize again.`,
+          { "Retry-After": "60" },
+        );
+      }
+      opening++;
+      try {
+        return await openSession(req, res, body);
+      } finally {
+        opening--;
+      }
+    }
     refuse(res, 400, "No session: the first request must be initialize.");
   };
 

@@ -60,7 +60,22 @@ async function serve(args: string[], env: Record<string, string>): Promise<Serve
 }
 
 /** A raw POST of an initialize request with the given headers; resolves the status code. */
-function rawInitialize(port: number, headers: Record<string, string>): Promise<number> {
+async function rawInitialize(port: number, headers: Record<string, string>): Promise<number> {
+  return (await rawRequest(port, "POST", headers)).status;
+}
+
+interface RawAnswer {
+  status: number;
+  sessionId: string | undefined;
+  body: string;
+}
+
+/** A raw request to /mcp: an initialize for POST, nothing for DELETE. */
+function rawRequest(
+  port: number,
+  method: "POST" | "DELETE",
+  headers: Record<string, string>,
+): Promise<RawAnswer> {
   const body = JSON.stringify({
     jsonrpc: "2.0",
     id: 1,
@@ -73,7 +88,7 @@ function rawInitialize(port: number, headers: Record<string, string>): Promise<n
         host: "127.0.0.1",
         port,
         path: "/mcp",
-        method: "POST",
+        method,
         headers: {
           "Content-Type": "application/json",
           Accept: "application/json, text/event-stream",
@@ -82,12 +97,23 @@ function rawInitialize(port: number, headers: Record<string, string>): Promise<n
         },
       },
       (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (d: string) => {
+          text += d;
+        });
+        res.on("end", () => {
+          const id = res.headers["mcp-session-id"];
+          resolve({
+            status: res.statusCode ?? 0,
+            sessionId: typeof id === "string" ? id : undefined,
+            body: text,
+          });
+        });
       },
     );
     req.on("error", reject);
-    req.end(body);
+    req.end(method === "POST" ? body : undefined);
   });
 }
 
@@ -207,6 +233,49 @@ describe("Streamable HTTP (e2e)", () => {
       await one.client.close().catch(() => undefined);
     } finally {
       idle.child.kill("SIGKILL");
+    }
+  });
+
+  it("30 bare sessions at once: the cap refuses the excess with 429, and no server starts before a tool needs one", async () => {
+    const capped = await serve(["--project", a.dir], {
+      SCALPEL_HOME: home,
+      SCALPEL_HTTP_TOKEN: token,
+      SCALPEL_HTTP_MAX_SESSIONS: "5",
+    });
+    const auth = { Authorization: `Bearer ${token}` };
+    try {
+      const answers = await Promise.all(
+        Array.from({ length: 30 }, () => rawRequest(capped.port, "POST", auth)),
+      );
+      const open = answers.filter((r) => r.status === 200);
+      const refused = answers.filter((r) => r.status === 429);
+      assert.equal(open.length, 5, answers.map((r) => r.status).join(" "));
+      assert.equal(refused.length, 25);
+      assert.match(refused[0]!.body, /limit \(SCALPEL_HTTP_MAX_SESSIONS\)\. Close one/);
+      assert.deepEqual(descendants(capped.child.pid!), [], "five initialized sessions started no process");
+      // One closed session makes room for a client that works.
+      const closed = await rawRequest(capped.port, "DELETE", {
+        ...auth,
+        "mcp-session-id": open[0]!.sessionId!,
+      });
+      assert.equal(closed.status, 200, closed.body);
+      const one = await connect(capped.port);
+      try {
+        const config = await call<Config>(one.client, "get_current_config");
+        const ts = config.structured.servers.find((x) => x.language === "typescript");
+        assert.ok(
+          ts && ts.pid === undefined,
+          `not started by initialize: ${JSON.stringify(config.structured.servers)}`,
+        );
+        assert.deepEqual(descendants(capped.child.pid!), [], "still no language server");
+        // The control: the first tool that needs the server starts it.
+        const pid = await warmTypeScript(one.client, "Money/multiplyByRate", "src/money.ts");
+        assert.ok(descendants(capped.child.pid!).includes(pid));
+      } finally {
+        await one.client.close().catch(() => undefined);
+      }
+    } finally {
+      capped.child.kill("SIGKILL");
     }
   });
 
