@@ -9,6 +9,7 @@ import { type Logger, log as rootLog } from "./core/log.js";
 import { version } from "./core/version.js";
 import { reportWaitsTo, throttled } from "./lsp/readiness.js";
 import { serverInstructions } from "./onboarding/manual.js";
+import type { Project } from "./project/project.js";
 import { prompts, staticResources, templateResources } from "./resources/index.js";
 import { scrubPaths } from "./security/scrub.js";
 import { StdioLineTransport } from "./stdio-transport.js";
@@ -107,9 +108,14 @@ export function createServer(options: ServerOptions): McpServer {
   syncWriters();
   workspace.onActivate(syncWriters);
   compactToolList(server);
-  // The persistent symbol index fills in the background for each activated project.
-  if (workspace.project) startIndexing(workspace.project);
-  workspace.onActivate(startIndexing);
+  // The persistent symbol index fills in the background for each activated project, with the
+  // servers its activation starts: those are known once the project's languages are counted.
+  const indexWhenStarted = (project: Project) =>
+    void workspace.languagesDetected().then(() => {
+      if (workspace.project === project) startIndexing(project);
+    });
+  if (workspace.project) indexWhenStarted(workspace.project);
+  workspace.onActivate(indexWhenStarted);
   registerResourcesAndPrompts(server, workspace);
   return server;
 }

@@ -60,8 +60,22 @@ export class ChangeSet {
 export interface FileWatcherOptions {
   /** Directory names watched only at their top level (anywhere in the tree), from the adapters. */
   ignoredDirs: readonly string[];
+  /** Watches at most this many directories (default `defaultMaxWatchedDirs`). */
+  maxDirs?: number;
   onError?: (message: string) => void;
 }
+
+/**
+ * Each watched directory is one inotify watch, a kernel resource shared by every program of the
+ * user (`fs.inotify.max_user_watches`, 8,192 on older kernels): a tree of 50,000 folders took 50,000
+ * with no bound. Past the cap a folder is not watched, as when the kernel refuses one: `watches()`
+ * says so, and what depends on watching (the reference caches) reads such folders again instead.
+ * SCALPEL_MAX_WATCHES moves the cap.
+ */
+export const defaultMaxWatchedDirs = (() => {
+  const n = Number(process.env.SCALPEL_MAX_WATCHES);
+  return Number.isInteger(n) && n > 0 ? n : 30_000;
+})();
 
 export class FileWatcher {
   private readonly dirs = new Map<string, FSWatcher>();
@@ -70,6 +84,8 @@ export class FileWatcher {
   /** Directory scans still running (new directories found by events); drains wait for them. */
   private readonly pending = new Set<Promise<void>>();
   private closed = false;
+  /** The cap on watched directories was reached (said once). */
+  private capped = false;
   /** Set once the first scan of the tree is done: from then on every watched directory is known. */
   private scanned = false;
   readonly ready: Promise<void>;
@@ -162,6 +178,15 @@ export class FileWatcher {
   }
 
   private watchDir(dir: string): void {
+    if (this.dirs.size >= (this.opts.maxDirs ?? defaultMaxWatchedDirs)) {
+      if (!this.capped) {
+        this.capped = true;
+        this.opts.onError?.(
+          `watching the first ${this.dirs.size} folders only (SCALPEL_MAX_WATCHES): changes in the others are not announced to the language server, and caches re-read them`,
+        );
+      }
+      return;
+    }
     let w: FSWatcher;
     try {
       w = watch(dir, { persistent: false }, (event, name) => this.onEvent(dir, event, name));

@@ -139,11 +139,12 @@ export class Workspace {
     this.detected = config.languages ? [...config.languages] : [];
     this.current = project;
     this.startupError = undefined;
-    for (const listener of this.activationListeners) listener(project);
     // The walk that counts each language's files runs behind the answer: neither start-up (the
     // client's initialize) nor activate_project waits on a large or deeply nested tree; its end
-    // starts the servers of what it found. Tools that list the languages wait for it.
+    // starts the servers of what it found. Tools that list the languages wait for it, and so may
+    // the activation listeners (set before they run).
     this.detection = this.detect(project, adapters, opts.startServers !== false, this.detectionAbort.signal);
+    for (const listener of this.activationListeners) listener(project);
     return project;
   }
 

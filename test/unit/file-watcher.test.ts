@@ -140,3 +140,20 @@ test("watches() names the directories whose changes are reported: none before th
   w.close();
   assert.equal(w.watches(root), false);
 });
+
+test("past the cap a folder is not watched, said once, and watches() tells which", async () => {
+  const said: string[] = [];
+  const w = new FileWatcher(root, {
+    ignoredDirs: ["node_modules"],
+    maxDirs: 2,
+    onError: (m) => said.push(m),
+  });
+  await w.ready;
+  assert.equal(w.watchedDirCount, 2);
+  assert.equal(w.watches(root), true, "the root is watched first");
+  const unwatched = ["src", "node_modules", "lib"].filter((d) => !w.watches(join(root, d)));
+  assert.ok(unwatched.length > 0, "some folder is past the cap");
+  assert.equal(said.length, 1, said.join("\n"));
+  assert.match(said[0]!, /watching the first 2 folders only \(SCALPEL_MAX_WATCHES\)/);
+  w.close();
+});
