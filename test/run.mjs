@@ -14,7 +14,7 @@
 //   // @serial <why>               it runs alone, after the concurrent jobs (timing-sensitive)
 // A job's output is printed whole when it ends; the last line counts every job's tests.
 import { spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join, relative } from "node:path";
 
@@ -50,20 +50,38 @@ function tagsOf(file) {
   return { backends, serial: /^\/\/ @serial\b/m.test(head) };
 }
 
+/**
+ * The type check: TypeScript 5.9's tsc in the full tier (what CI runs); in the quick loop the
+ * native TypeScript 7 compiler when it is installed, the same checker ported (measured on this
+ * repository: 2.4 s and 3.4 s of CPU against 37 s and 18 s, the same verdict).
+ */
+function typeCheck() {
+  const native = join(
+    root,
+    "node_modules",
+    `@typescript/typescript-${process.platform}-${process.arch}`,
+    "lib",
+    "tsc",
+  );
+  if (!fullTier && existsSync(native))
+    return { file: "tsc -p tsconfig.test.json (native)", command: [native, "-p", "tsconfig.test.json"] };
+  return {
+    file: "tsc -p tsconfig.test.json",
+    command: [
+      process.execPath,
+      join(root, "node_modules", "typescript", "bin", "tsc"),
+      "-p",
+      "tsconfig.test.json",
+    ],
+  };
+}
+
 // --checks: the linter and the type check run as jobs beside the tests (each is a compiler's worth
 // of CPU; run first, one after the other, they held the test files back by about a minute).
 const checks = process.argv.includes("--checks")
   ? [
       { file: "biome check .", command: [join(root, "node_modules", ".bin", "biome"), "check", "."] },
-      {
-        file: "tsc -p tsconfig.test.json",
-        command: [
-          process.execPath,
-          join(root, "node_modules", "typescript", "bin", "tsc"),
-          "-p",
-          "tsconfig.test.json",
-        ],
-      },
+      typeCheck(),
     ]
   : [];
 const args = process.argv.slice(2).filter((a) => a !== "--checks");

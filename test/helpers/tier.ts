@@ -10,3 +10,8 @@ export const fullTier = process.env.SCALPEL_TEST_TIER === "full";
 export function byTier<T>(quick: T, full: T): T {
   return fullTier ? full : quick;
 }
+
+/** `{ skip: scaleCase }`: a case that is about size (megabytes, thousands), run in the full tier. */
+export const scaleCase: string | false = fullTier
+  ? false
+  : "a scale case: it runs in the full tier (npm run test:full, what CI runs)";
