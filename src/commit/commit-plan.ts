@@ -11,6 +11,7 @@ import { isStaleConflict } from "../edits/file-state.js";
 import { journalFiles } from "../edits/journal.js";
 import type { EditPlan } from "../edits/plan.js";
 import type { CallContext } from "../project/call-context.js";
+import { refuseRedactedText } from "../security/secret-gate.js";
 import { appliedDiffMaxChars, type EditResult, summariseFiles } from "./edit-result.js";
 
 export interface CommitOptions {
@@ -66,6 +67,11 @@ export async function commitPlan(
       "The project is in read-only mode, so nothing can be written. Use dry_run: true to preview the change.",
     );
   }
+  refuseRedactedText(
+    plan.flatMap((op) =>
+      op.kind === "edit" ? op.edits.map((e) => e.newText) : op.kind === "create" ? [op.content] : [],
+    ),
+  );
   // Taken before anything is written: the delta compares the compiler's view before and after.
   const snapshot = dryRun
     ? null

@@ -13,6 +13,7 @@
  */
 import { lstatSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { AppError } from "../core/errors.js";
 import type { Logger } from "../core/log.js";
 import { secretNeedles } from "./secret-needles.js";
 
@@ -30,6 +31,21 @@ export interface SecretGateHost {
 
 /** What stands in for a secret string in an answer. */
 export const redacted = "[secret]";
+
+/**
+ * An edit whose new text carries the placeholder would write `[secret]` over the real value: an
+ * agent that copies a body it was shown (`k === "[secret]"`) into replace_symbol_body, say.
+ * Refused before anything is written, with what to do instead.
+ */
+export function refuseRedactedText(newTexts: Iterable<string>): void {
+  for (const text of newTexts) {
+    if (!text.includes(redacted)) continue;
+    throw new AppError(
+      "invalid_argument",
+      `The new text contains ${redacted}, which scalpel shows in place of a value from a secret file: written, it would replace the real value. Nothing was written. Leave the line that holds the value out of the edit (replace a smaller range, or insert beside it), or change the value in the secret file yourself.`,
+    );
+  }
+}
 
 const rewalkMs = 30_000;
 const maxSecretFiles = 200;

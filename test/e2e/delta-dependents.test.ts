@@ -1,4 +1,4 @@
-// @backends tsserver native
+// @backends tsserver native:full
 /**
  * An edit's diagnostics delta covers the files that use what it changed (#19): replace_content
  * changing a function's return type reports the importer it breaks — never "complete, nothing new".

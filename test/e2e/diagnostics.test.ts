@@ -1,4 +1,4 @@
-// @backends tsserver native
+// @backends tsserver native:full
 /**
  * get_diagnostics_for_file on ts-basic over the built CLI: a clean file has no errors (complete);
  * an error introduced by a scalpel edit is reported; so is one written to disk by another process

@@ -1,4 +1,4 @@
-// @backends tsserver native
+// @backends tsserver native:full
 /**
  * search_symbols on ts-search over the built CLI: a description ranks the symbols it describes
  * above one that merely carries a query word in its name ("price display": formatAmount and

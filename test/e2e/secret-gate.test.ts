@@ -7,7 +7,7 @@
  * the text and in the structured content; each answer must still say something where it stood.
  */
 import { strict as assert } from "node:assert";
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { makeTempProject, type TempProject } from "../helpers/fixtures.js";
@@ -92,6 +92,20 @@ describe("the secret gate (e2e, typescript-language-server)", () => {
   it("search: a copy of a git-ignored .env value in an ordinary file", async () => {
     const all = await gated("search_for_pattern", { pattern: "staging database" });
     assert.match(all, /password used to be \[secret\]/, all);
+  });
+
+  it("an edit that would write the placeholder over the value is refused, and nothing is written", async () => {
+    const before = await readFile(join(fx.dir, "src", "use.ts"), "utf8");
+    // What an agent would send after reading the body it was shown.
+    const r = await h.call("replace_symbol_body", {
+      relative_path: "src/use.ts",
+      name_path: "legacy",
+      body: 'export const legacy = k === "[secret]" || k === "";',
+    });
+    assert.equal(r.isError, true, r.text);
+    assert.match(r.text, /invalid_argument.*\[secret\].*Nothing was written/s);
+    assert.equal(await readFile(join(fx.dir, "src", "use.ts"), "utf8"), before, "the file is unchanged");
+    assert.ok(before.includes(KEY), "the real value is still there");
   });
 
   it("control: ordinary words of the .env file are not hidden", async () => {

@@ -1,4 +1,4 @@
-// @backends tsserver native
+// @backends tsserver native:full
 // @serial under load the rename's delta once came back complete without cargo check's macro error (seen once; cause not confirmed)
 /**
  * Deltas that see the whole change, end to end over the built CLI with real servers:
