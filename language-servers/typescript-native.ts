@@ -64,7 +64,7 @@ function compilerOf(pkgJson: string, source: NativeCompiler["source"]): NativeCo
  * would take node_modules/.bin/tsc from TypeScript 5.9 that builds scalpel (measured with an npm
  * alias: `npm run build` ran 7.0.2).
  */
-function ownCompiler(): NativeCompiler | { missing: string } {
+export function ownCompiler(): NativeCompiler | { missing: string } {
   let pkg: string | undefined;
   try {
     pkg = require.resolve(`${platformPackage}/package.json`);

@@ -179,7 +179,10 @@ function report(r) {
   done.push(r);
   const name = `${r.file}${r.backend ? ` [${r.backend}]` : ""}`;
   const verdict = r.status === 0 ? "ok" : "FAILED";
-  console.log(`\n# ${name}: ${verdict} in ${(r.ms / 1000).toFixed(1)} s (${done.length} of ${jobs.length})`);
+  const at = ((Date.now() - started) / 1000).toFixed(0);
+  console.log(
+    `\n# ${name}: ${verdict} in ${(r.ms / 1000).toFixed(1)} s (${done.length} of ${jobs.length}, at ${at} s)`,
+  );
   process.stdout.write(r.out.endsWith("\n") ? r.out : `${r.out}\n`);
 }
 

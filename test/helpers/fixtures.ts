@@ -4,7 +4,6 @@
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync } from "node:fs";
 import {
   cp,
   lstat,
@@ -20,6 +19,7 @@ import {
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
+import { ownCompiler } from "../../language-servers/typescript-native.js";
 import { lineOf, sitesOn } from "./anchors.js";
 
 export const repoRoot = fileURLToPath(new URL("../..", import.meta.url));
@@ -82,22 +82,17 @@ export function readBytes(dir: string, rel: string): Promise<Buffer> {
 }
 
 /**
- * TypeScript 7's native compiler (scalpel's optional dependency), else the bundled 5.9 `tsc`: the
- * judge of "the edited fixture still compiles". Measured on the ts-* fixtures: 0.03 s of CPU a
- * run against 0.8 s, the same verdicts (ts-errors: the same six errors; the others pass).
+ * TypeScript 7's native compiler (scalpel's own copy, found as the native backend finds it), else
+ * the bundled 5.9 `tsc`: the judge of "the edited fixture still compiles". Measured on the ts-*
+ * fixtures: 0.03 s of CPU a run against 0.8 s, the same verdicts (ts-errors: the same six errors;
+ * the others pass).
  */
-const nativeTsc = join(
-  repoRoot,
-  "node_modules",
-  `@typescript/typescript-${process.platform}-${process.arch}`,
-  "lib",
-  "tsc",
-);
+const native = ownCompiler();
 
 /** Runs `tsc --noEmit -p <dir>`; returns the exit status and the compiler output. */
 export function runTsc(dir: string): { status: number | null; output: string } {
-  const [command, args] = existsSync(nativeTsc)
-    ? [nativeTsc, []]
+  const [command, args] = !("missing" in native)
+    ? [native.exe, []]
     : [process.execPath, [join(repoRoot, "node_modules", "typescript", "bin", "tsc")]];
   const r = spawnSync(command, [...args, "--noEmit", "-p", dir], { encoding: "utf8", timeout: 120_000 });
   return { status: r.status, output: `${r.stdout ?? ""}${r.stderr ?? ""}` };
