@@ -118,11 +118,32 @@ export async function serveHttp(options: HttpOptions): Promise<HttpHandle> {
   };
 
   const openSession = async (req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> => {
+    // Counted against the cap from now until it is a session (or has failed), never twice.
+    opening++;
+    let counted = true;
+    const settle = () => {
+      if (counted) opening--;
+      counted = false;
+    };
+    try {
+      await startSession(req, res, body, settle);
+    } finally {
+      settle();
+    }
+  };
+
+  const startSession = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    body: unknown,
+    settle: () => void,
+  ): Promise<void> => {
     const workspace = await options.newWorkspace();
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: randomUUID,
       onsessioninitialized: (id) => {
         sessions.set(id, { transport, workspace, lastSeen: Date.now(), inFlight: 0 });
+        settle();
       },
     });
     transport.onclose = () => {
@@ -184,12 +205,7 @@ export async function serveHttp(options: HttpOptions): Promise<HttpHandle> {
           { "Retry-After": "60" },
         );
       }
-      opening++;
-      try {
-        return await openSession(req, res, body);
-      } finally {
-        opening--;
-      }
+      return openSession(req, res, body);
     }
     refuse(res, 400, "No session: the first request must be initialize.");
   };

@@ -51,6 +51,7 @@ const rewalkMs = 30_000;
 const maxSecretFiles = 200;
 const maxFileBytes = 1024 * 1024;
 const maxNeedles = 5000;
+const maxPatternChars = 1024 * 1024;
 /** The walk looks at this many files at most (a monorepo's secrets are near its top). */
 const maxWalkFiles = 200_000;
 
@@ -80,9 +81,13 @@ export class SecretGate {
     if (stale && !this.walking) {
       // Not bounded by the calling tool's signal: the walk serves every call, and one cancelled
       // call must not leave the gate half-informed for the next 30 s.
-      this.walking = this.walk().finally(() => {
-        this.walking = undefined;
-      });
+      this.walking = this.walk()
+        .catch((e: unknown) =>
+          this.log.warn("the secret gate's walk failed", e instanceof Error ? e.message : e),
+        )
+        .finally(() => {
+          this.walking = undefined;
+        });
     }
     if (this.walkedAt === Number.NEGATIVE_INFINITY) await this.walking;
     let changed = false;
@@ -157,7 +162,14 @@ export class SecretGate {
       );
     }
     // Longest first, so that a needle inside a longer one does not cut the longer one in two.
-    const needles = all.sort((a, b) => b.length - a.length).slice(0, maxNeedles);
+    const needles: string[] = [];
+    let chars = 0;
+    for (const n of all.sort((a, b) => b.length - a.length)) {
+      // V8 refuses a regular expression past a size; a megabyte of needles is far more than files hold.
+      if (needles.length >= maxNeedles || chars + n.length > maxPatternChars) break;
+      needles.push(n);
+      chars += n.length;
+    }
     this.pattern =
       needles.length === 0
         ? null
