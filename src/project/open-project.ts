@@ -72,11 +72,12 @@ export function openProject(options: ProjectOptions, parent: Logger): Project {
       {
         root,
         holdsSecret: (rel) => sandbox.holdsSecret(rel),
-        files: (maxFiles) =>
+        files: (maxFiles, signal) =>
           walkFiles(root, ".", ignore, {
             skipIgnored: true,
             keepIgnoredFile: (rel) => sandbox.holdsSecret(rel),
             maxFiles,
+            signal,
           }),
       },
       log.child("secret-gate"),

@@ -26,7 +26,7 @@ export interface SecretGateHost {
    * The files of the tree: dependency, VCS and ignored folders skipped, ignored files that
    * `holdsSecret` accepts kept; at most `maxFiles` of them.
    */
-  files(maxFiles: number): AsyncIterable<{ rel: string; isDir: boolean }>;
+  files(maxFiles: number, signal: AbortSignal): AsyncIterable<{ rel: string; isDir: boolean }>;
 }
 
 /** What stands in for a secret string in an answer. */
@@ -65,6 +65,8 @@ export class SecretGate {
   private walkedAt = Number.NEGATIVE_INFINITY;
   private walking: Promise<void> | undefined;
   private pattern: RegExp | null = null;
+  /** Stops a walk when the project is closed (its session ended, another project activated). */
+  private readonly stop = new AbortController();
 
   constructor(
     private readonly host: SecretGateHost,
@@ -95,6 +97,11 @@ export class SecretGate {
     if (changed) this.compile();
   }
 
+  /** Stops the walk under way, if any; the needles found so far stay. */
+  close(): void {
+    this.stop.abort();
+  }
+
   /** `value` with every secret string replaced, strings at any depth; the same value when none is. */
   redact<T>(value: T): T {
     const pattern = this.pattern;
@@ -115,7 +122,7 @@ export class SecretGate {
   private async walk(): Promise<void> {
     const found = new Set<string>();
     try {
-      for await (const entry of this.host.files(maxWalkFiles)) {
+      for await (const entry of this.host.files(maxWalkFiles, this.stop.signal)) {
         if (entry.isDir || !this.host.holdsSecret(entry.rel)) continue;
         found.add(entry.rel);
         if (found.size >= maxSecretFiles) {
