@@ -74,9 +74,9 @@ export class SecretGate {
   ) {}
 
   /**
-   * Brings the needles up to date before an answer is gated: the first call walks the tree (the
-   * call waits for it), later ones re-stat the files found and start a new walk in the background
-   * when the last is older than `rewalkMs`.
+   * Brings the needles up to date before an answer is gated: the first walk of the tree (started
+   * by the activation) is waited for, later calls re-stat the files found and start a new walk in
+   * the background when the last is older than `rewalkMs`.
    */
   async refresh(): Promise<void> {
     const stale = Date.now() - this.walkedAt > rewalkMs;
@@ -102,7 +102,10 @@ export class SecretGate {
     this.stop.abort();
   }
 
-  /** `value` with every secret string replaced, strings at any depth; the same value when none is. */
+  /**
+   * A copy of `value` with every secret string replaced, strings at any depth (keys are the
+   * tools' own names); `value` itself when the project's secret files hold no secret strings.
+   */
   redact<T>(value: T): T {
     const pattern = this.pattern;
     if (!pattern) return value;
