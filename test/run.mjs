@@ -174,6 +174,15 @@ function runJob(job) {
   });
 }
 
+/** The spec reporter's "failing tests" section of one job (its errors), at most 40 lines. */
+function failureDetails(out) {
+  const lines = out.split("\n");
+  const from = lines.findIndex((l) => /failing tests:/.test(l));
+  const section = from >= 0 ? lines.slice(from + 1) : lines.slice(-20);
+  const kept = section.filter((l) => l.trim() !== "" && !/\(?node:(internal|async_hooks)/.test(l));
+  return kept.length > 40 ? [...kept.slice(0, 40), `... ${kept.length - 40} more lines in its output above`] : kept;
+}
+
 const done = [];
 function report(r) {
   done.push(r);
@@ -224,10 +233,13 @@ if (done.some((r) => r.cpu > 0)) {
     console.log(`#   ${r.cpu.toFixed(1).padStart(6)} s  ${r.file}${r.backend ? ` [${r.backend}]` : ""}`);
   console.log(`#   ${done.reduce((n, r) => n + r.cpu, 0).toFixed(0)} s of cpu in all`);
 }
-for (const r of failedJobs)
+// CI shows the tail of the run: each failure's own error is repeated here, where it is seen.
+for (const r of failedJobs) {
   console.log(
     `# failed: ${r.file}${r.backend ? ` [${r.backend}]` : ""} (exit ${r.status}, ${r.tests} tests)`,
   );
+  for (const line of failureDetails(r.out)) console.log(`#   ${line}`);
+}
 console.log(`# ${jobs.length} jobs in ${((Date.now() - started) / 1000).toFixed(1)} s, ${width} at once`);
 console.log(`${sum("pass")} passed, ${sum("fail")} failed, ${sum("skipped")} skipped`);
 process.exit(failedJobs.length > 0 || sum("fail") > 0 ? 1 : 0);

@@ -89,6 +89,10 @@ function rawRequest(
         port,
         path: "/mcp",
         method,
+        // A fresh connection each time: a kept-alive socket the server closes (after its 5 s idle)
+        // just as a later request reuses it fails that request with ECONNRESET, a race of the
+        // test's HTTP client, not of scalpel (the likely cause of one CI failure of the 30-session case).
+        agent: false,
         headers: {
           "Content-Type": "application/json",
           Accept: "application/json, text/event-stream",
