@@ -180,7 +180,9 @@ function failureDetails(out) {
   const from = lines.findIndex((l) => /failing tests:/.test(l));
   const section = from >= 0 ? lines.slice(from + 1) : lines.slice(-20);
   const kept = section.filter((l) => l.trim() !== "" && !/\(?node:(internal|async_hooks)/.test(l));
-  return kept.length > 40 ? [...kept.slice(0, 40), `... ${kept.length - 40} more lines in its output above`] : kept;
+  return kept.length > 40
+    ? [...kept.slice(0, 40), `... ${kept.length - 40} more lines in its output above`]
+    : kept;
 }
 
 const done = [];
