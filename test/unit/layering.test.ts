@@ -89,7 +89,10 @@ test("every file of src/tools/ outside its kit defines exactly one tool, and the
   const offenders: string[] = [];
   for (const file of files(join(root, "src/tools"))) {
     if (dirname(file) !== join(root, "src/tools") || basename(file) === "index.ts") continue;
-    const mod = (await import(file)) as Record<string, unknown>;
+    // Imported by a specifier relative to this module, so that it is the same module allTools
+    // holds whether the tests run from the sources (tsx) or compiled (.cache/test-js/).
+    const specifier = `../../src/tools/${basename(file).replace(/\.ts$/, ".js")}`;
+    const mod = (await import(specifier)) as Record<string, unknown>;
     const exported = Object.entries(mod);
     const rel = relative(root, file);
     if (exported.length !== 1) offenders.push(`${rel} exports ${exported.map(([k]) => k).join(", ")}`);
