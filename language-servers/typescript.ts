@@ -14,6 +14,7 @@ import { npmOnboarding } from "./npm-facts.js";
 import { tscCheck } from "./tsc-check.js";
 import { tsconfigOutDirs } from "./tsconfig-read.js";
 import { typescriptBackend } from "./typescript-backend.js";
+import { typescriptCodeActionCommand } from "./typescript-code-actions.js";
 import { checkFileNow } from "./typescript-diagnostics.js";
 import { askTsserverProject } from "./typescript-project.js";
 import {
@@ -187,6 +188,7 @@ function typescriptAdapterFor(trusted: boolean): LanguageAdapter {
     ...typescriptCommon,
     spec: (root) => spec(root, trusted),
     projectCheck: tscCheck(trusted ? projectTsc : bundledTsc),
+    codeActionCommand: typescriptCodeActionCommand,
     untrusted: () => typescriptAdapterFor(false),
   };
 }

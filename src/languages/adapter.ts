@@ -17,6 +17,7 @@
  */
 import type { Diagnostic, DocumentSymbol } from "vscode-languageserver-protocol";
 import type { LaunchCommand, RequestOptions, ServerSpec } from "../lsp/types.js";
+import type { CodeActionCommand } from "./code-action-command.js";
 import type { DeclarationSyntax } from "./declaration.js";
 
 export interface ServerProbe {
@@ -135,6 +136,11 @@ export interface LanguageAdapter {
   project?: { manifests: readonly string[] } | { ask: AskProject };
   /** What the `onboarding` tool reads from this language's manifests at the project root. */
   onboarding?: OnboardingFacts;
+  /**
+   * Code action commands the adapter turns into their edit itself (see code-action-command.ts);
+   * any other command of a chosen action is executed and the edits the server sends are collected.
+   */
+  codeActionCommand?: CodeActionCommand;
 }
 
 /** The manifests of one language, read for onboarding (src/onboarding/facts.ts). */

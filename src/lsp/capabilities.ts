@@ -8,9 +8,23 @@ import type { ClientCapabilities, SymbolKind } from "vscode-languageserver-proto
 
 const symbolKinds = Array.from({ length: 26 }, (_, i) => (i + 1) as SymbolKind);
 
+const codeActionKinds = [
+  "",
+  "quickfix",
+  "refactor",
+  "refactor.extract",
+  "refactor.inline",
+  "refactor.move",
+  "refactor.rewrite",
+  "source",
+  "source.organizeImports",
+  "source.fixAll",
+];
+
 const genericCapabilities: ClientCapabilities = {
   workspace: {
-    applyEdit: false,
+    // Edits a server sends while running a command are collected for the writer (server-edits.ts).
+    applyEdit: true,
     workspaceEdit: {
       documentChanges: true,
       resourceOperations: ["create", "rename", "delete"],
@@ -41,6 +55,15 @@ const genericCapabilities: ClientCapabilities = {
         documentationFormat: ["markdown", "plaintext"],
         parameterInformation: { labelOffsetSupport: true },
       },
+    },
+    // Literal actions with lazy resolve: servers then send the edit of an action only when it is
+    // chosen (a server may answer an unresolved action with `data` and no edit).
+    codeAction: {
+      dynamicRegistration: false,
+      codeActionLiteralSupport: { codeActionKind: { valueSet: codeActionKinds } },
+      isPreferredSupport: true,
+      dataSupport: true,
+      resolveSupport: { properties: ["edit"] },
     },
     callHierarchy: { dynamicRegistration: false },
     typeHierarchy: { dynamicRegistration: false },

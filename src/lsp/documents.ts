@@ -75,6 +75,8 @@ export class Documents {
    */
   private readonly seen = new Map<string, string>();
   private queue: Promise<unknown> = Promise.resolve();
+  /** Paths whose open text is an overlay (see `overlay`): not re-sent from the disk meanwhile. */
+  private readonly overlaid = new Set<string>();
 
   constructor(
     private readonly host: DocumentsHost,
@@ -167,6 +169,25 @@ export class Documents {
     });
   }
 
+  /**
+   * Shows the server `text` as the document of `absPath` without writing it (an unsaved buffer),
+   * to ask about the text an edit would leave; the function returned lifts it (the disk's text is
+   * sent again). Meanwhile the document is not re-sent from the disk: every question about it, any
+   * caller's, sees the overlay, so callers hold one only for the request that needs it.
+   */
+  overlay(absPath: string, text: string): Promise<() => Promise<void>> {
+    return this.serial(async () => {
+      const doc = await this.syncNow(absPath);
+      this.overlaid.add(absPath);
+      if (doc.text !== text) await this.change(doc, text);
+      return () =>
+        this.serial(async () => {
+          this.overlaid.delete(absPath);
+          if (this.open.has(doc.uri)) await this.syncNow(absPath);
+        });
+    });
+  }
+
   /** Sends the same text again under a new version, which makes push servers re-check the file. */
   touch(uri: string): Promise<TrackedDocument | undefined> {
     return this.serial(async () => {
@@ -211,6 +232,8 @@ export class Documents {
 
   private async syncNow(absPath: string): Promise<TrackedDocument> {
     const uri = pathToUri(absPath);
+    const held = this.overlaid.has(absPath) ? this.open.get(uri) : undefined;
+    if (held) return held;
     let text: string;
     let disk: DiskStamp | undefined;
     try {
@@ -258,6 +281,7 @@ export class Documents {
 
   /** Re-checks one open document against the disk; true when it was re-sent or closed. */
   private async recheck(doc: TrackedDocument): Promise<boolean> {
+    if (this.overlaid.has(doc.path)) return false;
     const s = await stat(doc.path).catch(() => null);
     if (s === null || !s.isFile()) {
       await this.close(doc);

@@ -4,7 +4,11 @@
  * configuration answers); everything else is plain LSP.
  */
 import { basename } from "node:path";
-import type { PublishDiagnosticsParams, Registration } from "vscode-languageserver-protocol";
+import type {
+  ApplyWorkspaceEditParams,
+  PublishDiagnosticsParams,
+  Registration,
+} from "vscode-languageserver-protocol";
 import { ResponseError } from "vscode-languageserver-protocol/node";
 import type { Logger } from "../core/log.js";
 import { type LspConnection, METHOD_NOT_FOUND } from "./connection.js";
@@ -12,6 +16,7 @@ import type { DiagnosticsStore } from "./diagnostics.js";
 import type { DiskSync } from "./disk-sync.js";
 import type { PushedCheck } from "./pushed-check.js";
 import type { Readiness } from "./readiness.js";
+import type { ServerEdits } from "./server-edits.js";
 import type { ServerSpec } from "./types.js";
 
 export interface MessageTargets {
@@ -23,6 +28,7 @@ export interface MessageTargets {
   store: DiagnosticsStore;
   disk: DiskSync;
   pushedCheck: PushedCheck | undefined;
+  edits: ServerEdits;
 }
 
 export function handleServerMessages(conn: LspConnection, t: MessageTargets): void {
@@ -48,11 +54,8 @@ export function handleServerMessages(conn: LspConnection, t: MessageTargets): vo
   c.onRequest("workspace/diagnostic/refresh", () => null);
   c.onRequest("workspace/workspaceFolders", folders);
   c.onRequest("window/showMessageRequest", () => null);
-  // Scalpel validates and applies edits itself; a server never writes through us.
-  c.onRequest("workspace/applyEdit", () => ({
-    applied: false,
-    failureReason: "client applies edits itself",
-  }));
+  // Scalpel validates and applies edits itself: taken only while a command scalpel sent runs.
+  c.onRequest("workspace/applyEdit", (params: ApplyWorkspaceEditParams) => t.edits.receive(params));
   // vscode-jsonrpc keeps one handler per method, and the adapter's status notification may be one
   // the client handles anyway (a log line): each method gets every handler meant for it.
   const handlers = new Map<string, Array<(params: unknown) => void>>();

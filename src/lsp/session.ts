@@ -5,7 +5,7 @@
  * adapter's strategy (file-diagnostics.ts), and the answers to the server's own messages
  * (server-messages.ts). What is specific to one server comes from its ServerSpec only.
  */
-import type { Diagnostic, ServerCapabilities } from "vscode-languageserver-protocol";
+import type { Diagnostic, ServerCapabilities, WorkspaceEdit } from "vscode-languageserver-protocol";
 import type { Logger } from "../core/log.js";
 import { DiagnosticsStore } from "./diagnostics.js";
 import { DiskSync } from "./disk-sync.js";
@@ -13,6 +13,7 @@ import { type DiagnosticsOptions, FileDiagnostics } from "./file-diagnostics.js"
 import { ServerLifecycle, type SessionEvents } from "./lifecycle.js";
 import { Readiness } from "./readiness.js";
 import { RequestGate } from "./request-gate.js";
+import { ServerEdits } from "./server-edits.js";
 import { handleServerMessages } from "./server-messages.js";
 import type { DiagnosticsResult, OpenDocument, RequestOptions, ServerSpec, SessionStatus } from "./types.js";
 import { pathToUri } from "./uri.js";
@@ -36,6 +37,7 @@ export class LspSession {
   private readonly disk: DiskSync;
   private readonly gate: RequestGate;
   private readonly fileDiagnostics: FileDiagnostics;
+  private readonly serverEdits = new ServerEdits();
 
   constructor(
     readonly spec: ServerSpec,
@@ -59,6 +61,7 @@ export class LspSession {
           store: this.store,
           disk: this.disk,
           pushedCheck: this.fileDiagnostics.pushedCheck,
+          edits: this.serverEdits,
         }),
       loaded: () => this.readiness.initialLoad(),
       // A checker that runs once the workspace is loaded: diagnostics asked for right away wait
@@ -140,6 +143,32 @@ export class LspSession {
    */
   executeCommand<R>(command: string, args: unknown[], opts: RequestOptions = {}): Promise<R> {
     return this.request<R>("workspace/executeCommand", { command, arguments: args }, opts);
+  }
+
+  /**
+   * Runs one of the server's own commands (a code action's) and returns the edits it sent back
+   * through `workspace/applyEdit` meanwhile, unapplied: the caller hands them to the writer.
+   */
+  executeCollectingEdits<R>(
+    command: string,
+    args: unknown[],
+    opts: RequestOptions = {},
+  ): Promise<{ value: R; edits: WorkspaceEdit[] }> {
+    return this.serverEdits.collect(() => this.executeCommand<R>(command, args, opts));
+  }
+
+  /**
+   * Asks `fn` while the server sees `text` as the content of `absPath` (not written; see
+   * Documents.overlay), then shows it the disk again.
+   */
+  async withOverlay<T>(absPath: string, text: string, fn: () => Promise<T>): Promise<T> {
+    await this.life.whenInitialized();
+    const lift = await this.disk.documents.overlay(absPath, text);
+    try {
+      return await fn();
+    } finally {
+      await lift();
+    }
   }
 
   /**

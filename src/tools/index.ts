@@ -1,5 +1,6 @@
 /** The one list of tools, in the order clients show them. */
 import { activateProjectTool } from "./activate-project.js";
+import { applyCodeActionTool } from "./apply-code-action.js";
 import { createTextFileTool } from "./create-text-file.js";
 import { deleteMemoryTool } from "./delete-memory.js";
 import { editMemoryTool } from "./edit-memory.js";
@@ -9,6 +10,7 @@ import { findImplementationsTool } from "./find-implementations.js";
 import { findReferencingSymbolsTool } from "./find-referencing-symbols.js";
 import { findSymbolTool } from "./find-symbol.js";
 import { getCallHierarchyTool } from "./get-call-hierarchy.js";
+import { getCodeActionsTool } from "./get-code-actions.js";
 import { getCurrentConfigTool } from "./get-current-config.js";
 import { getDiagnosticsForFileTool } from "./get-diagnostics-for-file.js";
 import { getProjectDiagnosticsTool } from "./get-project-diagnostics.js";
@@ -57,6 +59,8 @@ export const allTools: readonly ToolDef[] = [
   insertAfterSymbolTool,
   renameSymbolTool,
   safeDeleteSymbolTool,
+  getCodeActionsTool,
+  applyCodeActionTool,
   undoEditTool,
   getDiagnosticsForFileTool,
   getProjectDiagnosticsTool,

@@ -1,0 +1,54 @@
+import { z } from "zod";
+import { actionPlan } from "../code-actions/carry-out.js";
+import { chooseAction } from "../code-actions/choose.js";
+import { offeredActions } from "../code-actions/offered.js";
+import { commitPlan } from "../commit/commit-plan.js";
+import { editResultShape } from "../commit/edit-result.js";
+import { linesInput, linesName } from "./kit/code-action-params.js";
+import { defineTool, writes } from "./kit/define.js";
+import { editBudget, editOutput, renderEditResult } from "./kit/edit-answer.js";
+import { dryRun } from "./kit/params.js";
+
+export const applyCodeActionTool = defineTool({
+  name: "apply_code_action",
+  title: "Apply a code action",
+  description:
+    "Applies one action get_code_actions lists, chosen by title (exact or a unique part) and/or kind; several matches apply none. new_name names what an extract creates. Edits are all-or-nothing, undoable, dry_run previews.",
+  input: {
+    ...linesInput,
+    title: z.string().min(1).optional().describe("The action's title, or a part of it matching one action"),
+    kind: z.string().min(1).optional().describe("LSP kind or prefix, e.g. source.organizeImports"),
+    new_name: z.string().min(1).optional().describe("Name for what an extract refactor creates"),
+    dry_run: dryRun,
+    max_answer_chars: editBudget,
+  },
+  ...editOutput,
+  output: {
+    ...editResultShape,
+    action: z.object({ title: z.string(), kind: z.string().optional() }).optional(),
+  },
+  annotations: writes,
+  async run(args, ctx) {
+    const offered = await offeredActions(ctx.project, {
+      relativePath: args.relative_path,
+      startLine: args.start_line,
+      ...(args.end_line !== undefined ? { endLine: args.end_line } : {}),
+      ...(args.kind !== undefined ? { kinds: [args.kind] } : {}),
+      signal: ctx.signal,
+    });
+    const where = `at ${linesName(offered.file.path.rel, args.start_line, args.end_line)}`;
+    const action = chooseAction(offered.actions, args.title, args.kind, where);
+    const plan = await actionPlan(ctx.project, offered, action, args.new_name, ctx.signal);
+    // A server's action that fails half-way may give only part of its edit.
+    offered.file.session.assertHealthy("changed");
+    // Past one file (a move, a fix in a declaring file) other files' errors may change too.
+    const files = new Set(plan.map((op) => (op.kind === "rename" ? op.from.abs : op.path.abs)));
+    const result = await commitPlan(ctx, plan, args.dry_run, {
+      tool: "apply_code_action",
+      wide: files.size > 1 || plan.some((op) => op.kind === "rename" || op.kind === "delete"),
+    });
+    return { ...result, action: { title: action.title, ...(action.kind ? { kind: action.kind } : {}) } };
+  },
+  render: (r) =>
+    `${r.action ? `${r.action.title}${r.action.kind ? ` (${r.action.kind})` : ""}\n` : ""}${renderEditResult(r)}`,
+});

@@ -1,0 +1,12 @@
+/** The lines both code action tools take, and how an answer names them. */
+import { z } from "zod";
+
+export const linesInput = {
+  relative_path: z.string().describe("File, relative to the project root"),
+  start_line: z.number().int().min(1).describe("First line (1-based)"),
+  end_line: z.number().int().min(1).optional().describe("Last line (default start_line)"),
+};
+
+export function linesName(path: string, start: number, end: number | undefined): string {
+  return end !== undefined && end !== start ? `${path}:${start}-${end}` : `${path}:${start}`;
+}
