@@ -14,8 +14,8 @@ import type { SymbolService } from "./service.js";
 
 export interface SymbolQueryArgs {
   relative_path: string;
-  include_kinds: readonly string[];
-  exclude_kinds: readonly string[];
+  include_kinds: string | readonly string[];
+  exclude_kinds: string | readonly string[];
   exclude_tests: boolean;
 }
 

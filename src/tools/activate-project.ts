@@ -49,14 +49,9 @@ export const activateProjectTool = defineTool({
   name: "activate_project",
   title: "Activate project",
   description:
-    "Makes a directory the active project: detects its languages and starts their language servers in the background, and lists the project's memories. Call it first (unless scalpel was started with --project). Only projects the user allowed can be activated (the --project of this session, one under a --projects-in folder, or one the user registered); a project activated once by path can later be activated by its name. Says whether the user trusts the project: until then nothing from the repository runs (no language server it declares, no binary it ships, no build script). If the client sends a progress token, the call waits until the servers are ready and reports their progress.",
+    "Makes a folder (or a registered project's name) the active project and lists its memories; says whether it is trusted. Call it first unless started with --project.",
   input: {
-    project: z
-      .string()
-      .min(1)
-      .describe(
-        "The project's root directory (absolute, or relative to scalpel's working directory), or the name of a registered project",
-      ),
+    project: z.string().min(1).describe("root folder or registered name"),
   },
   output: {
     name: z.string(),

@@ -6,8 +6,7 @@ import { assertWritable, memoryName } from "./kit/memory-params.js";
 export const deleteMemoryTool = defineTool({
   name: "delete_memory",
   title: "Delete memory",
-  description:
-    "Deletes one memory (a markdown note in the project's memory folder). Use it for notes that are wrong or obsolete; to correct part of a note use edit_memory.",
+  description: "Deletes a memory that is wrong or obsolete; edit_memory corrects part of one.",
   input: { name: memoryName },
   output: { name: z.string(), deleted: z.literal(true) },
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false },

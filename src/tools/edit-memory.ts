@@ -10,7 +10,7 @@ export const editMemoryTool = defineTool({
   name: "edit_memory",
   title: "Edit memory",
   description:
-    "Replaces text in one memory: a literal needle (default) or a JavaScript regular expression (mode: 'regex', flags g and m; the replacement may use $1, $<name>, $&). The needle must match exactly once unless allow_multiple is true. Use it to correct or extend a note without rewriting it; write_memory replaces a whole note.",
+    "Replaces text in a memory (literal, or regex with mode 'regex'); write_memory replaces all of it.",
   input: {
     name: memoryName,
     ...replaceParams,

@@ -32,13 +32,12 @@ function identifierColumn(line: string, identifier: string, occurrence: number):
 export const findDeclarationTool = defineTool({
   name: "find_declaration",
   title: "Go to declaration",
-  description:
-    "Finds where the identifier at a given line is declared (go-to-definition), e.g. the method a call resolves to. Give the 1-based line and the identifier's text as it appears there. Use it to follow a call you are reading; use find_symbol when you know the name path instead.",
+  description: "Go to definition of the identifier at a line. find_symbol when you know the name path.",
   input: {
-    relative_path: z.string().describe("File that contains the usage"),
-    line: z.number().int().min(1).describe("1-based line of the usage"),
-    identifier: z.string().min(1).describe("The identifier's text on that line"),
-    occurrence: z.number().int().min(1).default(1).describe("Which occurrence on the line, when it repeats"),
+    relative_path: z.string().describe("file of the usage"),
+    line: z.number().int().min(1),
+    identifier: z.string().min(1).describe("its text on that line"),
+    occurrence: z.number().int().min(1).default(1).describe("if repeated on the line"),
   },
   output: {
     declaration: symbolSchema.nullable(),

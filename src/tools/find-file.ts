@@ -17,10 +17,10 @@ export const findFileTool = defineTool({
   name: "find_file",
   title: "Find files by name",
   description:
-    "Finds files whose base name matches a glob (e.g. '*.test.ts', 'README*', 'config.{yml,yaml}') under a directory, skipping ignored paths (.gitignore, node_modules, build output). A mask containing '/' is matched against the project-relative path instead (e.g. 'src/**/index.ts'). To find code by the name of a class or function use find_symbol; to find text inside files use search_for_pattern.",
+    "Finds files by glob on the base name ('*.test.ts'; with '/' on the path). find_symbol finds code by name.",
   input: {
-    file_mask: z.string().min(1).describe("Glob matched against the file's base name, e.g. '*.ts'"),
-    relative_path: z.string().default(".").describe("Directory to search, relative to the project root"),
+    file_mask: z.string().min(1),
+    relative_path: z.string().default("."),
     max_answer_chars: maxAnswerChars,
   },
   output,

@@ -14,16 +14,15 @@ import { resolveSymbol } from "../symbols/access.js";
 import { outlineLine, symbolSchema, toSymbolResult } from "../symbols/result.js";
 import { symbolAt } from "../symbols/tree.js";
 import { defineTool, readOnly } from "./kit/define.js";
-import { completeness } from "./kit/params.js";
+import { completeness, definingFile, namePath } from "./kit/params.js";
 
 export const findImplementationsTool = defineTool({
   name: "find_implementations",
   title: "Find implementations",
-  description:
-    "Lists the symbols that implement an interface, abstract class or trait, or an interface/trait method (the classes' methods that implement it). Use it to see every concrete variant before changing a contract; use find_referencing_symbols for call sites.",
+  description: "Implementations of an interface, abstract class, trait or interface method.",
   input: {
-    name_path: z.string().describe("Name path of the interface, trait, abstract class or method"),
-    relative_path: z.string().describe("The file that defines it"),
+    name_path: namePath,
+    relative_path: definingFile,
   },
   output: {
     symbol: symbolSchema,

@@ -13,10 +13,18 @@ import {
 } from "../references/listing.js";
 import { collectReferences, type Reference } from "../references/sites.js";
 import { resolveSymbol } from "../symbols/access.js";
-import { checkKinds, kindNames } from "../symbols/kinds.js";
+import { checkKinds } from "../symbols/kinds.js";
 import { symbolSchema, toSymbolResult } from "../symbols/result.js";
 import { defineTool, readOnly } from "./kit/define.js";
-import { completeness, excludeTests, maxAnswerChars, offsetParam } from "./kit/params.js";
+import {
+  completeness,
+  definingFile,
+  excludeTests,
+  kinds,
+  maxAnswerChars,
+  namePath,
+  offset,
+} from "./kit/params.js";
 import { projectFields, projectOutput } from "./kit/project-fields.js";
 
 /** `exclude_tests`: drops the sites in the language's test files. */
@@ -28,25 +36,14 @@ export const findReferencingSymbolsTool = defineTool({
   name: "find_referencing_symbols",
   title: "Find references",
   description:
-    "Lists every place that uses a symbol, type-precisely (the language server resolves receivers, so a same-named method of another class is not included), grouped by file, one line per site with its containing symbol and code; import sites are counted per file, not quoted. Use it before changing or deleting a symbol, instead of text search. The symbol is given by name_path in the file that defines it.",
+    "Every type-precise use of a symbol, by file: line, containing symbol, code; imports counted. Use it instead of text search before changing a symbol.",
   input: {
-    name_path: z.string().describe("Name path of the symbol, e.g. 'Money/add'"),
-    relative_path: z.string().describe("The file that defines the symbol"),
-    include_kinds: z
-      .array(z.enum(kindNames as [string, ...string[]]))
-      .default([])
-      .describe("Keep references whose containing symbol has one of these kinds"),
-    exclude_kinds: z.array(z.enum(kindNames as [string, ...string[]])).default([]),
-    context_lines: z
-      .number()
-      .int()
-      .min(0)
-      .max(20)
-      .default(0)
-      .describe(
-        "0: each site's own line, trimmed; more: that many numbered lines around it (more text per site)",
-      ),
-    offset: offsetParam("references"),
+    name_path: namePath,
+    relative_path: definingFile,
+    include_kinds: kinds.describe("of the containing symbol"),
+    exclude_kinds: kinds,
+    context_lines: z.number().int().min(0).max(20).default(0),
+    offset,
     exclude_tests: excludeTests,
     max_answer_chars: maxAnswerChars,
   },

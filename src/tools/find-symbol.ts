@@ -2,7 +2,6 @@ import { z } from "zod";
 import { plural } from "../core/words.js";
 import { genericDeclarationSyntax } from "../languages/declaration.js";
 import { inlineDocLines } from "../symbols/doc-summary.js";
-import { kindNames } from "../symbols/kinds.js";
 import { parseNamePath } from "../symbols/name-path.js";
 import { renderSymbol } from "../symbols/render.js";
 import { matchSymbols } from "../symbols/resolve.js";
@@ -11,7 +10,7 @@ import { symbolScope } from "../symbols/scope.js";
 import type { ScanHit, ScanResult, SymbolFile } from "../symbols/service.js";
 import type { SymbolNode } from "../symbols/tree.js";
 import { defineTool, readOnly } from "./kit/define.js";
-import { completeness, excludeTests, maxAnswerChars, offsetParam } from "./kit/params.js";
+import { completeness, excludeTests, kinds, maxAnswerChars, offset, searchScope } from "./kit/params.js";
 
 /** Symbols listed per call unless max_matches says otherwise. */
 const defaultMaxMatches = 100;
@@ -20,35 +19,20 @@ export const findSymbolTool = defineTool({
   name: "find_symbol",
   title: "Find symbol",
   description:
-    "Finds classes, functions, methods, variables… by name path (e.g. 'Money/add', '/Cart', 'parse[1]'), across the project or under relative_path, with optional bodies and children. Use it instead of text search to locate a definition; use find_referencing_symbols for its usages and get_symbols_overview to see what a file holds.",
+    "Finds symbols by name path, project-wide or under relative_path, with optional body and children. Use it instead of text search to locate a definition.",
   input: {
     name_path_pattern: z
       .string()
-      .describe(
-        "Name path: 'foo' any depth, 'Cls/foo' suffix match, '/Cls/foo' absolute, 'foo[1]' one of same-named siblings",
-      ),
-    relative_path: z
-      .string()
-      .default("")
-      .describe("File or directory to search in; empty for the whole project"),
-    depth: z.number().int().min(0).default(0).describe("Levels of children to include"),
-    include_body: z.boolean().default(false).describe("Include each symbol's source text"),
-    include_docs: z
-      .boolean()
-      .default(false)
-      .describe(
-        `With include_body: keep a doc comment of over ${inlineDocLines} lines in the body (else its first sentence is given as docs)`,
-      ),
-    substring_matching: z.boolean().default(false).describe("Match the last segment as a substring"),
-    include_kinds: z.array(z.enum(kindNames as [string, ...string[]])).default([]),
-    exclude_kinds: z.array(z.enum(kindNames as [string, ...string[]])).default([]),
-    max_matches: z
-      .number()
-      .int()
-      .min(1)
-      .default(defaultMaxMatches)
-      .describe("list at most this many symbols per call; the envelope's total counts all matches"),
-    offset: offsetParam("matches"),
+      .describe("'foo' at any depth, 'Cls/foo' suffix, '/Cls/foo' absolute, 'foo[1]' 2nd same-named"),
+    relative_path: searchScope,
+    depth: z.number().int().min(0).default(0),
+    include_body: z.boolean().default(false),
+    include_docs: z.boolean().default(false).describe(`whole doc comments of over ${inlineDocLines} lines`),
+    substring_matching: z.boolean().default(false).describe("last segment as substring"),
+    include_kinds: kinds.describe("e.g. Class, Method"),
+    exclude_kinds: kinds,
+    max_matches: z.number().int().min(1).default(defaultMaxMatches),
+    offset,
     exclude_tests: excludeTests,
     max_answer_chars: maxAnswerChars,
   },

@@ -18,7 +18,7 @@ import { requireSupport } from "../servers/support.js";
 import { resolveSymbol } from "../symbols/access.js";
 import { symbolSchema, toSymbolResult } from "../symbols/result.js";
 import { defineTool, readOnly } from "./kit/define.js";
-import { completeness } from "./kit/params.js";
+import { completeness, definingFile, namePath } from "./kit/params.js";
 
 const MAX_DEPTH = 3;
 
@@ -43,28 +43,13 @@ export const getCallHierarchyTool = defineTool({
   name: "get_call_hierarchy",
   title: "Get call hierarchy",
   description:
-    "Who calls a function or method (incoming) and what it calls (outgoing), to a given depth, each call with its calling symbol's name path and the call sites' lines. Use it to follow a call graph; use find_referencing_symbols for every use (imports, types, reads), not only calls.",
+    "Callers or callees of a function, to a depth, with call lines. find_referencing_symbols lists every use.",
   input: {
-    name_path: z.string().describe("Name path of the function or method"),
-    relative_path: z.string().describe("The file that defines it"),
-    direction: z
-      .enum(["incoming", "outgoing", "both"])
-      .default("incoming")
-      .describe("incoming: its callers; outgoing: what it calls; both"),
-    depth: z
-      .number()
-      .int()
-      .min(1)
-      .max(MAX_DEPTH)
-      .default(1)
-      .describe(`Levels to follow (1: direct calls only; at most ${MAX_DEPTH})`),
-    max_items: z
-      .number()
-      .int()
-      .min(1)
-      .max(500)
-      .default(100)
-      .describe("Most calls listed per direction; past it the answer says where it stopped"),
+    name_path: namePath,
+    relative_path: definingFile,
+    direction: z.enum(["incoming", "outgoing", "both"]).default("incoming"),
+    depth: z.number().int().min(1).max(MAX_DEPTH).default(1),
+    max_items: z.number().int().min(1).max(500).default(100).describe("per direction"),
   },
   output: {
     symbol: symbolSchema,

@@ -6,7 +6,7 @@ export const getCurrentConfigTool = defineTool({
   name: "get_current_config",
   title: "Current configuration",
   description:
-    "Shows the active project, its language servers (command, status, pid, uptime, restarts), the registered tools and scalpel's version. Use it to check that a server is up or to see why a language gets no answers.",
+    "Active project, language servers (status, pid, restarts), tools, version. For when a language gets no answers.",
   input: {},
   output: {
     project: z

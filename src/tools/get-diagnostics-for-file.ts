@@ -12,23 +12,12 @@ type Severity = (typeof severities)[number];
 export const getDiagnosticsForFileTool = defineTool({
   name: "get_diagnostics_for_file",
   title: "Diagnostics for a file",
-  description:
-    "Returns the compiler's errors and warnings for a file as it is on disk now (edits by scalpel or anyone else included), with 1-based positions and the containing symbol. Call it right after editing to check the change compiles; use it instead of running the whole build for one file.",
+  description: "The compiler's errors and warnings for one file as on disk now. Call it after an edit.",
   input: {
-    relative_path: z.string().describe("The file to check"),
-    min_severity: z.enum(severities).default("hint").describe("Lowest severity to include"),
-    start_line: z
-      .number()
-      .int()
-      .min(1)
-      .optional()
-      .describe("Only diagnostics that end on or after this 1-based line"),
-    end_line: z
-      .number()
-      .int()
-      .min(1)
-      .optional()
-      .describe("Only diagnostics that start on or before this 1-based line"),
+    relative_path: z.string(),
+    min_severity: z.enum(severities).default("hint"),
+    start_line: z.number().int().min(1).optional(),
+    end_line: z.number().int().min(1).optional(),
   },
   output: {
     relative_path: z.string(),

@@ -6,7 +6,7 @@ import { type Checked, checkLanguage, type Found, findManifests } from "../diagn
 import type { Located, Sandbox } from "../security/sandbox.js";
 import { defineTool, readOnly } from "./kit/define.js";
 import type { Answer } from "./kit/envelope.js";
-import { completeness, maxAnswerChars } from "./kit/params.js";
+import { completeness, maxAnswerChars, searchScope } from "./kit/params.js";
 
 type Severity = (typeof severities)[number];
 
@@ -42,18 +42,10 @@ export const getProjectDiagnosticsTool = defineTool({
   name: "get_project_diagnostics",
   title: "Diagnostics of the whole project",
   description:
-    "Checks the whole project (or a directory of it) the way its build does — `tsc --noEmit` per tsconfig.json, `cargo check` per Cargo workspace, or the server's workspace diagnostics — and returns the errors grouped by file, with counts by severity. Use it after an edit whose effects may reach beyond the files you checked (a rename, a changed signature or type), or before calling a task done; for one file use get_diagnostics_for_file, which is faster. Can take from seconds to minutes on large projects.",
+    "Runs the project's checks (tsc --noEmit, cargo check, …) over the project or a folder. Use it after a change that may break other files.",
   input: {
-    relative_path: z
-      .string()
-      .default("")
-      .describe(
-        "Only files under this directory (the projects that cover it are checked); the whole project when empty",
-      ),
-    min_severity: z
-      .enum(severities)
-      .default("error")
-      .describe("Lowest severity listed; `counts` always count every severity"),
+    relative_path: searchScope,
+    min_severity: z.enum(severities).default("error"),
     max_answer_chars: maxAnswerChars,
   },
   output,

@@ -6,7 +6,7 @@ import { renderSymbol } from "../symbols/render.js";
 import { outlineLine, type SymbolResult, symbolSchema, toSymbolResult } from "../symbols/result.js";
 import { defineTool, readOnly } from "./kit/define.js";
 import { type Paging, withPaging } from "./kit/envelope.js";
-import { completeness, excludeTests, maxAnswerChars, offsetParam } from "./kit/params.js";
+import { completeness, excludeTests, maxAnswerChars, offset } from "./kit/params.js";
 
 interface FileOverview {
   relative_path: string;
@@ -68,17 +68,12 @@ export const getSymbolsOverviewTool = defineTool({
   name: "get_symbols_overview",
   title: "Symbols overview",
   description:
-    "Lists the top-level symbols (classes, functions, interfaces, …) of a file, or of every code file under a directory, with their name paths and 1-based line spans. Use it first when you meet an unfamiliar file, before reading it whole; raise depth to see members. To locate one symbol by name use find_symbol.",
+    "Top-level symbols of a file or of each code file under a folder, with line spans. Use it before reading a file whole.",
   input: {
-    relative_path: z.string().describe("File or directory, relative to the project root"),
-    depth: z
-      .number()
-      .int()
-      .min(0)
-      .default(0)
-      .describe("Levels of children to include (1 shows class members)"),
+    relative_path: z.string().describe("file or folder"),
+    depth: z.number().int().min(0).default(0),
     exclude_tests: excludeTests,
-    offset: offsetParam("files of a directory's overview (of a single file: its top-level symbols)"),
+    offset,
     max_answer_chars: maxAnswerChars,
   },
   output: {

@@ -13,7 +13,7 @@ import { requireSupport } from "../servers/support.js";
 import { resolveSymbol } from "../symbols/access.js";
 import { symbolSchema, toSymbolResult } from "../symbols/result.js";
 import { defineTool, readOnly } from "./kit/define.js";
-import { completeness } from "./kit/params.js";
+import { completeness, definingFile, namePath } from "./kit/params.js";
 
 const MAX_DEPTH = 3;
 const MAX_ITEMS = 200;
@@ -28,22 +28,12 @@ type TypeEntry = z.infer<typeof typeSchema>;
 export const getTypeHierarchyTool = defineTool({
   name: "get_type_hierarchy",
   title: "Get type hierarchy",
-  description:
-    "Supertypes and subtypes of a class, interface or trait, to a given depth, each with its file, name path and line. Only servers that offer type hierarchies answer (the answer says when the server does not); find_implementations lists implementations with any server.",
+  description: "Supertypes and subtypes of a class, interface or trait, where the server offers it (gopls).",
   input: {
-    name_path: z.string().describe("Name path of the class, interface or trait"),
-    relative_path: z.string().describe("The file that defines it"),
-    direction: z
-      .enum(["supertypes", "subtypes", "both"])
-      .default("both")
-      .describe("supertypes, subtypes or both"),
-    depth: z
-      .number()
-      .int()
-      .min(1)
-      .max(MAX_DEPTH)
-      .default(1)
-      .describe(`Levels to follow (1: direct ones only; at most ${MAX_DEPTH})`),
+    name_path: namePath,
+    relative_path: definingFile,
+    direction: z.enum(["supertypes", "subtypes", "both"]).default("both"),
+    depth: z.number().int().min(1).max(MAX_DEPTH).default(1),
   },
   output: {
     symbol: symbolSchema,

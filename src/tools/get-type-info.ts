@@ -13,21 +13,12 @@ import { completeness } from "./kit/params.js";
 export const getTypeInfoTool = defineTool({
   name: "get_type_info",
   title: "Get type info",
-  description:
-    "The type, signature and documentation of a symbol (by name path) or of whatever is at a line and column (a variable, an expression, a call's argument list), as the language server shows it on hover, in plain text. Use it to learn an inferred type or a signature without reading the definition; use find_symbol with include_body for the code.",
+  description: "Hover: type, signature and docs of a symbol or of what is at line and column.",
   input: {
-    relative_path: z.string().describe("The file"),
-    name_path: z
-      .string()
-      .optional()
-      .describe("Name path of the symbol in the file; or give line and column instead"),
-    line: z.number().int().min(1).optional().describe("1-based line of the position (without name_path)"),
-    column: z
-      .number()
-      .int()
-      .min(1)
-      .optional()
-      .describe("1-based column (UTF-16 code units) of the position (with line)"),
+    relative_path: z.string(),
+    name_path: z.string().optional().describe("or line and column"),
+    line: z.number().int().min(1).optional(),
+    column: z.number().int().min(1).optional(),
   },
   output: {
     relative_path: z.string(),

@@ -6,7 +6,7 @@ export const initialInstructionsTool = defineTool({
   name: "initial_instructions",
   title: "How to use scalpel",
   description:
-    "Returns the short manual for using scalpel's tools well: name paths, 1-based lines, dry runs, when to use references instead of text search, and how to read complete: false. Call it once at the start of a session.",
+    "The manual for these tools (name paths, shared parameters, complete: false). Call it once per session.",
   input: {},
   output: { instructions: z.string() },
   annotations: readOnly,

@@ -7,8 +7,7 @@ export const insertAfterSymbolTool = defineTool(
     name: "insert_after_symbol",
     title: "Insert after symbol",
     description:
-      "Inserts code right after a symbol's declaration, at the symbol's indentation — e.g. a new method after an existing one in the same class, or a new function after another. Use insert_before_symbol to put code in front of a symbol.",
-    bodyDescription: "The code to insert (may be unindented)",
+      "Inserts code after a symbol's declaration at its indentation (e.g. a new method after another).",
     edit: (site, _node, body) => insertAfterEdit(site, body),
   }),
 );

@@ -7,8 +7,7 @@ export const insertBeforeSymbolTool = defineTool(
     name: "insert_before_symbol",
     title: "Insert before symbol",
     description:
-      "Inserts code just before a symbol's declaration, above its doc comments and attributes / decorators, at the symbol's indentation — e.g. a new function before another, or an import before the first symbol of a file. Use insert_after_symbol to append a member after an existing one.",
-    bodyDescription: "The code to insert (may be unindented)",
+      "Inserts code before a symbol, above its doc comment, at its indentation (e.g. an import before the first).",
     edit: (site, _node, body) => insertBeforeEdit(site, body),
   }),
 );

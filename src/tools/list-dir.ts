@@ -19,15 +19,11 @@ type ListResult = Answer<typeof output>;
 export const listDirTool = defineTool({
   name: "list_dir",
   title: "List a directory",
-  description:
-    "Lists the directories and files under a project directory (paths relative to the project root), skipping ignored paths (.gitignore, node_modules, build output) unless skip_ignored is false. Use it to get oriented; to find files by name use find_file, to see what a code file declares use get_symbols_overview.",
+  description: "Lists a folder's directories and files, skipping ignored ones unless skip_ignored is false.",
   input: {
-    relative_path: z
-      .string()
-      .default(".")
-      .describe("Directory relative to the project root; '.' is the root"),
-    recursive: z.boolean().default(false).describe("Include everything below, not just the direct children"),
-    skip_ignored: z.boolean().default(true).describe("Skip gitignored and build/dependency directories"),
+    relative_path: z.string().default("."),
+    recursive: z.boolean().default(false),
+    skip_ignored: z.boolean().default(true),
     max_answer_chars: maxAnswerChars,
   },
   output,

@@ -5,8 +5,7 @@ import { defineTool, readOnly } from "./kit/define.js";
 export const listMemoriesTool = defineTool({
   name: "list_memories",
   title: "List memories",
-  description:
-    "Lists the project's memories (markdown notes from earlier sessions) with their size and last update. Read the relevant ones with read_memory; if there are none, call onboarding.",
+  description: "Lists the project's memories (notes from earlier sessions); none: call onboarding.",
   input: {},
   output: {
     memories: z.array(

@@ -6,7 +6,7 @@ export const onboardingTool = defineTool({
   name: "onboarding",
   title: "Onboarding instructions",
   description:
-    "Returns concrete instructions for getting to know this project — what to explore with which tools and which memories to write — built from what scalpel sees (languages, layout, entry points, build and test commands). Call it when activate_project says onboarding is recommended.",
+    "What to explore in this project and which memories to write. Call it when activate_project recommends it.",
   input: {},
   output: { instructions: z.string() },
   annotations: readOnly,

@@ -21,16 +21,11 @@ export const readFileTool = defineTool({
   name: "read_file",
   title: "Read a file",
   description:
-    "Reads a text file of the project, or a range of its lines (1-based, inclusive). Use it for non-code files and to see exact text before replace_content. For code, prefer get_symbols_overview and find_symbol with include_body: they return just the symbol you need. Long files are cut at max_answer_chars and the result says where to continue.",
+    "Reads a text file or a range of lines. For code prefer get_symbols_overview and find_symbol with include_body.",
   input: {
-    relative_path: z.string().describe("File path relative to the project root"),
-    start_line: z.number().int().min(1).default(1).describe("First line to return (1-based)"),
-    end_line: z
-      .number()
-      .int()
-      .min(1)
-      .optional()
-      .describe("Last line to return (1-based, inclusive); default: end of file"),
+    relative_path: z.string(),
+    start_line: z.number().int().min(1).default(1),
+    end_line: z.number().int().min(1).optional().describe("inclusive"),
     max_answer_chars: maxAnswerChars,
   },
   output,

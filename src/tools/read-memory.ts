@@ -6,8 +6,7 @@ import { memoryName } from "./kit/memory-params.js";
 export const readMemoryTool = defineTool({
   name: "read_memory",
   title: "Read memory",
-  description:
-    "Reads one markdown note written by an earlier session (see list_memories for the names). Read the memories relevant to your task before exploring the code again.",
+  description: "Reads one memory. Read the relevant ones before exploring the code.",
   input: { name: memoryName },
   output: {
     name: z.string(),

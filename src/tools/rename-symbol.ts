@@ -19,7 +19,7 @@ import { resolveSymbol } from "../symbols/access.js";
 import { lineStarts, offsetAt, readTextFile } from "../text/positions.js";
 import { defineTool, writes } from "./kit/define.js";
 import { editBudget, editOutput, renderEditResult } from "./kit/edit-answer.js";
-import { dryRun } from "./kit/params.js";
+import { definingFile, dryRun, namePath, showDiff } from "./kit/params.js";
 
 const identifier = /^[\p{L}\p{Nl}_$][\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}_$]*$/u;
 
@@ -91,24 +91,14 @@ export const renameSymbolTool = defineTool({
   name: "rename_symbol",
   title: "Rename symbol",
   description:
-    "Renames a symbol and every type-precise reference to it across the project, through the language server (a same-named member of another class is left alone). Run it with dry_run: true first to see the diff. Use it instead of search-and-replace for any identifier.",
+    "Renames a symbol and its type-precise references project-wide. Use it instead of search-and-replace.",
   input: {
-    name_path: z.string().describe("Name path of the symbol, e.g. 'Money/add'"),
-    relative_path: z.string().describe("The file that defines the symbol"),
-    new_name: z.string().min(1).describe("The new identifier (TypeScript: `#name` for a private member)"),
-    change_visibility: z
-      .boolean()
-      .default(false)
-      .describe(
-        "Allow a new name whose spelling changes who may use it (#a → a, a Go name's capital); refused otherwise",
-      ),
+    name_path: namePath,
+    relative_path: definingFile,
+    new_name: z.string().min(1).describe("'#x' for a private member"),
+    change_visibility: z.boolean().default(false).describe("allow #a → a, a Go name's case change"),
     dry_run: dryRun,
-    show_diff: z
-      .boolean()
-      .default(false)
-      .describe(
-        "Also return the applied rename's diff (a dry run always returns it). Off: files[].sites counts each file's renamed sites",
-      ),
+    show_diff: showDiff,
     max_answer_chars: editBudget,
   },
   ...editOutput,

@@ -16,9 +16,9 @@ export const replaceContentTool = defineTool({
   name: "replace_content",
   title: "Replace text in a file",
   description:
-    "Replaces text in one file: a literal needle (default) or a JavaScript regular expression (mode: 'regex', flags g and m; the replacement may use $1, $<name>, $&). The needle must match exactly once unless allow_multiple is true. Line endings are handled for you: write \\n even in CRLF files. Use it for small edits to any text file; to replace a whole function or class use replace_symbol_body, to rename a symbol everywhere use rename_symbol. dry_run: true previews the diff.",
+    "Replaces text in a file: a literal needle matching once (or allow_multiple), or a regex with mode 'regex'. For a whole declaration use replace_symbol_body.",
   input: {
-    relative_path: z.string().describe("File to edit, relative to the project root"),
+    relative_path: z.string(),
     ...replaceParams,
     dry_run: dryRun,
     max_answer_chars: editBudget,

@@ -1,4 +1,3 @@
-import { z } from "zod";
 import { commitPlan } from "../commit/commit-plan.js";
 import { AppError } from "../core/errors.js";
 import type { EditPlan } from "../edits/plan.js";
@@ -7,16 +6,15 @@ import { collectReferences } from "../references/sites.js";
 import { resolveSymbol } from "../symbols/access.js";
 import { defineTool } from "./kit/define.js";
 import { editBudget, editOutput, renderEditResult } from "./kit/edit-answer.js";
-import { dryRun } from "./kit/params.js";
+import { definingFile, dryRun, namePath } from "./kit/params.js";
 
 export const safeDeleteSymbolTool = defineTool({
   name: "safe_delete_symbol",
   title: "Delete unused symbol",
-  description:
-    "Deletes a symbol's declaration (with its doc comment) only if nothing references it; otherwise refuses and lists the references to remove first. Use it instead of deleting lines by hand.",
+  description: "Deletes a symbol's declaration if nothing references it; else lists the references.",
   input: {
-    name_path: z.string().describe("Name path of the symbol, e.g. 'Money/legacyRound'"),
-    relative_path: z.string().describe("The file that defines the symbol"),
+    name_path: namePath,
+    relative_path: definingFile,
     dry_run: dryRun,
     max_answer_chars: editBudget,
   },

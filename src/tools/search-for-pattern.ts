@@ -4,7 +4,7 @@ import { compileGlob } from "../search/glob.js";
 import { compileUserRegex } from "../search/regex-pattern.js";
 import { type FileMatches, type Hit, searchText } from "../search/text-search.js";
 import { defineTool, readOnly } from "./kit/define.js";
-import { maxAnswerChars, offsetParam } from "./kit/params.js";
+import { maxAnswerChars, offset } from "./kit/params.js";
 
 /** The most matches listed in one answer (the rest are counted, and paged with `offset`). */
 const maxListed = 2000;
@@ -59,32 +59,15 @@ export const searchForPatternTool = defineTool({
   name: "search_for_pattern",
   title: "Search text by regex",
   description:
-    "Searches the text of project files for a JavaScript regular expression (flags g and m: ^ and $ match at line boundaries; '.' does not cross lines, use [\\s\\S] for that) and returns each matching line with its 1-based number and optional context. Skips ignored paths (.gitignore, node_modules, build output), binary files and secret files. For uses of a function, class or variable use find_referencing_symbols (it knows the code, not just the text); to find a declaration by name use find_symbol; to find files by name use find_file.",
+    "Regex search over project text (not ignored, binary or secret files): matching lines with context. For uses of code use find_referencing_symbols.",
   input: {
-    pattern: z.string().min(1).describe("JavaScript regular expression"),
-    relative_path: z
-      .string()
-      .default(".")
-      .describe("File or directory to search, relative to the project root"),
-    include_glob: z
-      .string()
-      .optional()
-      .describe(
-        "Only files matching this glob (on the relative path; a glob without '/' matches the base name)",
-      ),
-    exclude_glob: z
-      .string()
-      .optional()
-      .describe("Skip files matching this glob (same rules as include_glob)"),
-    context_lines: z
-      .number()
-      .int()
-      .min(0)
-      .max(50)
-      .default(0)
-      .describe("Lines of context before and after each match"),
-    code_files_only: z.boolean().default(false).describe("Only search source code files (by extension)"),
-    offset: offsetParam("matching lines"),
+    pattern: z.string().min(1).describe("JavaScript regex, flags g and m"),
+    relative_path: z.string().default("."),
+    include_glob: z.string().optional().describe("on the path; without '/' on the base name"),
+    exclude_glob: z.string().optional(),
+    context_lines: z.number().int().min(0).max(50).default(0),
+    code_files_only: z.boolean().default(false),
+    offset,
     max_answer_chars: maxAnswerChars,
   },
   output,

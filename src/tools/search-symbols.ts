@@ -1,13 +1,13 @@
 import { z } from "zod";
 import { plural } from "../core/words.js";
-import { callableKinds, kindNames } from "../symbols/kinds.js";
+import { callableKinds } from "../symbols/kinds.js";
 import { commentText, rank, type SearchDoc } from "../symbols/rank.js";
 import { symbolScope } from "../symbols/scope.js";
 import { type SymbolNode, walk } from "../symbols/tree.js";
 import { lineStarts } from "../text/lines.js";
 import { offsetAt } from "../text/positions.js";
 import { defineTool, readOnly } from "./kit/define.js";
-import { completeness, excludeTests, maxAnswerChars, offsetParam } from "./kit/params.js";
+import { completeness, excludeTests, kinds, maxAnswerChars, offset, searchScope } from "./kit/params.js";
 
 /** Hits listed per call unless max_matches says otherwise: a ranked list is read from the top. */
 const defaultMaxMatches = 20;
@@ -36,22 +36,14 @@ export const searchSymbolsTool = defineTool({
   name: "search_symbols",
   title: "Search symbols",
   description:
-    "Ranked search over symbol names, name paths, kinds and doc comments for a description rather than an exact name ('price display', 'parse config'); camelCase and snake_case names are split into words. Use it when you do not know what a thing is called; use find_symbol once you know the name.",
+    "Ranked word search over symbol names and doc comments ('price display'), for when you do not know the name.",
   input: {
-    query: z.string().min(1).describe("Words describing the symbol, e.g. 'price display'"),
-    relative_path: z
-      .string()
-      .default("")
-      .describe("File or directory to search in; empty for the whole project"),
-    include_kinds: z.array(z.enum(kindNames as [string, ...string[]])).default([]),
-    exclude_kinds: z.array(z.enum(kindNames as [string, ...string[]])).default([]),
-    max_matches: z
-      .number()
-      .int()
-      .min(1)
-      .default(defaultMaxMatches)
-      .describe("list at most this many symbols per call, best first; the envelope's total counts all hits"),
-    offset: offsetParam("hits"),
+    query: z.string().min(1),
+    relative_path: searchScope,
+    include_kinds: kinds.describe("e.g. Class, Method"),
+    exclude_kinds: kinds,
+    max_matches: z.number().int().min(1).default(defaultMaxMatches),
+    offset,
     exclude_tests: excludeTests,
     max_answer_chars: maxAnswerChars,
   },

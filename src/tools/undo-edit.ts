@@ -9,12 +9,9 @@ export const undoEditTool = defineTool({
   name: "undo_edit",
   title: "Undo an edit",
   description:
-    "Reverses an edit that scalpel applied (by edit_id, default the last one not yet undone), restoring every file it touched byte for byte, in any encoding and line-ending style. The journal (the last 200 edits) is kept per user outside the project, so this also works after a server restart, and only edits made through scalpel can be undone. Refuses with edit_conflict, writing nothing, if any of those files changed since. Use it to back out a change instead of editing it back by hand.",
+    "Reverts a scalpel edit (default: the last), byte for byte; refuses if its files changed since.",
   input: {
-    edit_id: z
-      .string()
-      .optional()
-      .describe("The edit_id an editing tool returned; default: the last applied edit"),
+    edit_id: z.string().optional(),
     dry_run: dryRun,
     max_answer_chars: editBudget,
   },

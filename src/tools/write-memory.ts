@@ -6,10 +6,10 @@ import { assertWritable, memoryName } from "./kit/memory-params.js";
 export const writeMemoryTool = defineTool({
   name: "write_memory",
   title: "Write memory",
-  description: `Saves a markdown note that later sessions can read (one file per memory in the project's memory folder). Writing an existing name replaces it; use edit_memory to change part of it. Use it for what you learned about the project (overview, architecture, commands, conventions, gotchas), not for code. Names may use '/' for topic folders, e.g. 'topics/build'. At most ${maxMemoryBytes / 1024} KiB.`,
+  description: `Saves a markdown note about the project for later sessions (replacing one of the same name). At most ${maxMemoryBytes / 1024} KiB.`,
   input: {
     name: memoryName,
-    content: z.string().describe("The memory's full markdown content"),
+    content: z.string(),
   },
   output: { name: z.string(), bytes: z.number().int() },
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },

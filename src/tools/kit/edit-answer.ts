@@ -118,9 +118,7 @@ export const editNarrowHint = readTheRest;
  * Every writing tool's budget parameter. A dry run can be asked again with more room, so over the
  * budget it gets `next`; an applied edit cannot be repeated, so its answer says where to read.
  */
-export const editBudget = maxAnswerChars.describe(
-  "Upper bound on the answer's size in characters. Over it, a dry run lists every file with its edited lines, shows the diff of as many whole files as fit, and gives in next the call that shows all of it; an applied edit's diff is cut at whole files and files[].lines says where the rest changed.",
-);
+export const editBudget = maxAnswerChars;
 
 /** A writing tool's answer fitted by the tool itself before the wrapper's steps: dry runs only. */
 export function fitEdit(

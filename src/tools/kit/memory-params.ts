@@ -1,14 +1,10 @@
 /** Parameter shape and checks that the memory tools share. */
 import { z } from "zod";
 import { AppError } from "../../core/errors.js";
-import { maxMemoryNameLength } from "../../memory/names.js";
 import type { Project } from "../../project/project.js";
 
-export const memoryName = z
-  .string()
-  .describe(
-    `Memory name: letters, digits, '_', '-', '.', and '/' for topic folders (e.g. 'architecture', 'topics/build'); at most ${maxMemoryNameLength} characters, without '.md'`,
-  );
+/** Checked by memory/names.ts (its length bound, no .md; '/' for topic folders, said in the manual). */
+export const memoryName = z.string();
 
 /**
  * Writing memory tools are not registered for a read-only project; this covers the paths that do not

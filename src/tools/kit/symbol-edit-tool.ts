@@ -13,13 +13,12 @@ import { resolveSymbol } from "../../symbols/access.js";
 import type { SymbolNode } from "../../symbols/tree.js";
 import { defineTool, writes } from "./define.js";
 import { editBudget, editOutput, renderEditResult } from "./edit-answer.js";
-import { dryRun } from "./params.js";
+import { definingFile, dryRun, namePath, showDiff } from "./params.js";
 
 export interface SymbolEditToolSpec {
   name: string;
   title: string;
   description: string;
-  bodyDescription: string;
   edit: (site: SymbolSite, node: SymbolNode, body: string) => TextEdit;
   /** The edit changes the symbol itself (not only its neighbourhood): its callers join the delta. */
   changesSymbol?: boolean;
@@ -31,16 +30,11 @@ export function symbolEditTool(spec: SymbolEditToolSpec) {
     title: spec.title,
     description: spec.description,
     input: {
-      name_path: z.string().describe("Name path of the symbol, e.g. 'Money/add'"),
-      relative_path: z.string().describe("The file that defines the symbol"),
-      body: z.string().describe(spec.bodyDescription),
+      name_path: namePath,
+      relative_path: definingFile,
+      body: z.string(),
       dry_run: dryRun,
-      show_diff: z
-        .boolean()
-        .default(false)
-        .describe(
-          "Also return the applied edit's diff (a dry run always returns it). Off: files[].sites and lines say where the file changed",
-        ),
+      show_diff: showDiff,
       max_answer_chars: editBudget,
     },
     ...editOutput,
