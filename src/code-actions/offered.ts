@@ -45,6 +45,15 @@ export interface LinesQuery {
 
 /** The source actions asked for besides the server's default answer. */
 const sourceKind = "source";
+const quickfix = "quickfix";
+/** Diagnostics of the lines asked for their own quick fixes, at most. */
+const perDiagnosticAsks = 5;
+
+const sameRange = (a: Range, b: Range) =>
+  a.start.line === b.start.line &&
+  a.start.character === b.start.character &&
+  a.end.line === b.end.line &&
+  a.end.character === b.end.character;
 
 /** From the first non-blank character of the first line to the last one of the last line. */
 export function linesRange(text: string, startLine: number, endLine: number): Range {
@@ -81,10 +90,10 @@ export async function offeredActions(project: Project, q: LinesQuery): Promise<O
   const range = linesRange(file.doc.text, q.startLine, q.endLine ?? q.startLine);
   const checked = await session.diagnostics(path.abs);
   const diagnostics = checked.diagnostics.filter((d) => overlaps(d, range));
-  const ask = async (only: readonly string[] | undefined, context: Diagnostic[]) => {
+  const ask = async (on: Range, only: readonly string[] | undefined, context: Diagnostic[]) => {
     const params: CodeActionParams = {
       textDocument: { uri: file.doc.uri },
-      range,
+      range: on,
       // Invoked (1): asked for by the user, so servers offer refactors for the whole selection.
       context: { diagnostics: context, triggerKind: 1, ...(only ? { only: [...only] } : {}) },
     };
@@ -102,11 +111,23 @@ export async function offeredActions(project: Project, q: LinesQuery): Promise<O
   const other = kinds.filter((k) => !kindMatches(k, sourceKind));
   const answers =
     kinds.length === 0
-      ? [await ask(undefined, diagnostics), await ask([sourceKind], [])]
+      ? [await ask(range, undefined, diagnostics), await ask(range, [sourceKind], [])]
       : [
-          ...(other.length > 0 ? [await ask(other, diagnostics)] : []),
-          ...(source.length > 0 ? [await ask(source, [])] : []),
+          ...(other.length > 0 ? [await ask(range, other, diagnostics)] : []),
+          ...(source.length > 0 ? [await ask(range, source, [])] : []),
         ];
+  // Fixes a server computes from where the cursor is rather than from the diagnostics given
+  // (rust-analyzer's "Import …" for an unresolved type) come only for the diagnostic's own range.
+  if (kinds.length === 0 || kinds.some((k) => kindMatches(quickfix, k))) {
+    for (const d of diagnostics.slice(0, perDiagnosticAsks)) {
+      if (sameRange(d.range, range)) continue;
+      const fixes = await ask(d.range, [quickfix], [d]);
+      // Found for this diagnostic alone: what it fixes, when the server did not say.
+      answers.push(
+        fixes.map((a) => (isCommand(a) || a.diagnostics?.length ? a : { ...a, diagnostics: [d] })),
+      );
+    }
+  }
   const seen = new Set<string>();
   const actions: OfferedAction[] = [];
   for (const raw of answers.flat()) {
