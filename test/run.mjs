@@ -217,6 +217,17 @@ const fromTsx = process.env.SCALPEL_TEST_TSX === "1";
 const runFrom = fromTsx ? ["--import", "tsx"] : ["--enable-source-maps"];
 if (!fromTsx) await compileTests();
 
+/** The machine's CPU time so far, busy and idle, in ms summed over its cores. */
+function machineCpu() {
+  let busy = 0;
+  let idle = 0;
+  for (const { times } of cpus()) {
+    busy += times.user + times.nice + times.sys + times.irq;
+    idle += times.idle;
+  }
+  return { busy, idle };
+}
+const cpuAtStart = machineCpu();
 const started = Date.now();
 // Longest first, so that the slow e2e files start at once instead of ending the run alone: tier,
 // then the file's size (a fair proxy for how many servers it starts).
@@ -254,6 +265,13 @@ for (const r of failedJobs) {
   );
   for (const line of failureDetails(r.out)) console.log(`#   ${line}`);
 }
-console.log(`# ${jobs.length} jobs in ${((Date.now() - started) / 1000).toFixed(1)} s, ${width} at once`);
+// How busy the machine was (this run and whatever else ran): far under 100% means the jobs wait
+// more than they compute, and more of them at once would help; near 100%, only less work would.
+const cpuAtEnd = machineCpu();
+const busy = cpuAtEnd.busy - cpuAtStart.busy;
+const busyShare = busy / (busy + cpuAtEnd.idle - cpuAtStart.idle);
+console.log(
+  `# ${jobs.length} jobs in ${((Date.now() - started) / 1000).toFixed(1)} s, ${width} at once; the machine's ${cpus().length} cores were ${(100 * busyShare).toFixed(0)}% busy (${(busy / 1000).toFixed(0)} s of CPU)`,
+);
 console.log(`${sum("pass")} passed, ${sum("fail")} failed, ${sum("skipped")} skipped`);
 process.exit(failedJobs.length > 0 || sum("fail") > 0 ? 1 : 0);
