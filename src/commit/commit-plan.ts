@@ -12,7 +12,7 @@ import { journalFiles } from "../edits/journal.js";
 import type { EditPlan } from "../edits/plan.js";
 import type { CallContext } from "../project/call-context.js";
 import { refuseRedactedText } from "../security/secret-gate.js";
-import { appliedDiffMaxChars, type EditResult, summariseFiles } from "./edit-result.js";
+import { appliedDiffMaxChars, deltaAnswer, type EditResult, summariseFiles } from "./edit-result.js";
 
 export interface CommitOptions {
   /** The tool making the edit, for the journal. */
@@ -126,7 +126,7 @@ export async function commitPlan(
       ctx.log.warn("could not notify language servers of written files", e);
     }
     const delta = await deltaAfter(project, snapshot);
-    if (delta) result.diagnostics_delta = delta;
+    if (delta) result.diagnostics_delta = deltaAnswer(delta);
     if (!delta?.complete || options.wide) result.note = projectDiagnosticsNote;
   }
   return result;

@@ -3,7 +3,7 @@
  * delta and the leftovers to check. The tools' kit fits it to the budget and renders it.
  */
 import { z } from "zod";
-import { diagnosticSchema } from "../diagnostics/diagnostic.js";
+import { type Diagnostic, diagnosticLine } from "../diagnostics/diagnostic.js";
 import { parsePatches } from "../edits/diff.js";
 
 /** Line numbers listed per file in `lines`. */
@@ -33,8 +33,10 @@ export const editResultShape = {
   diff: z.string().optional().describe("unified diff of the change"),
   diagnostics_delta: z
     .object({
-      new: z.array(diagnosticSchema),
-      resolved: z.array(diagnosticSchema),
+      new: z
+        .array(z.string())
+        .describe("one line each: `path:line:column severity [code]: message (in Symbol)`"),
+      resolved: z.array(z.string()),
       checked_count: z
         .number()
         .int()
@@ -69,6 +71,13 @@ export const editResultShape = {
 };
 
 export const editResultSchema = z.object(editResultShape);
+
+/** The delta as an edit answers it: each diagnostic one line (`diagnosticLine`). */
+export function deltaAnswer<D extends { new: Diagnostic[]; resolved: Diagnostic[] }>(
+  delta: D,
+): Omit<D, "new" | "resolved"> & { new: string[]; resolved: string[] } {
+  return { ...delta, new: delta.new.map(diagnosticLine), resolved: delta.resolved.map(diagnosticLine) };
+}
 export type EditResult = z.infer<typeof editResultSchema>;
 
 /** An applied edit's diff is echoed back only up to this size; a dry run always carries it. */

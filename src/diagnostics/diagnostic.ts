@@ -42,3 +42,16 @@ export function toDiagnostic(d: LspDiagnostic, roots: readonly SymbolNode[] | nu
   if (sym) out.symbol = sym.namePath;
   return out;
 }
+
+/**
+ * One diagnostic as one line, `path:line:column severity [code]: message (in Symbol)`: the form of an
+ * edit's delta in both the text and the JSON (an object per diagnostic repeated six keys per entry:
+ * issue 19), and of its text elsewhere.
+ */
+export function diagnosticLine(d: Diagnostic): string {
+  const code = d.code ? ` [${d.code}]` : "";
+  const sym = d.symbol ? ` (in ${d.symbol})` : "";
+  const where = d.relative_path ? `${d.relative_path}:` : "";
+  const source = d.source ? ` ${d.source}` : "";
+  return `${where}${d.line}:${d.column} ${d.severity}${code}${source}: ${d.message}${sym}`;
+}

@@ -16,9 +16,9 @@ import { lineOf, linesOf } from "../helpers/anchors.js";
 import { makeTempProject, readText, type TempProject, writeTsconfig } from "../helpers/fixtures.js";
 import {
   callOk,
-  type Diagnostic,
   type OutlineFile,
   outlineSymbols,
+  parseDiagnostics,
   type ReferencesResult,
   type ScalpelHandle,
   type SearchFile,
@@ -71,8 +71,8 @@ interface Edit {
   }>;
   diff?: string;
   diagnostics_delta?: {
-    new: Diagnostic[];
-    resolved: Diagnostic[];
+    new: string[];
+    resolved: string[];
     checked_count: number;
     complete: boolean;
   } & Record<string, unknown>;
@@ -157,7 +157,7 @@ describe("compact shapes, round 2 (e2e, tsserver, both forms)", () => {
     assert.equal("checked_files" in delta, false, "no list of every compared file");
     assert.ok(delta.checked_count >= 2, JSON.stringify(delta));
     assert.match(r.text, new RegExp(`Checked ${delta.checked_count} files\\.`));
-    const broke = delta.new.filter((d) => d.relative_path === "src/caller.ts");
+    const broke = parseDiagnostics(delta.new).filter((d) => d.relative_path === "src/caller.ts");
     assert.deepEqual(
       broke.map((d) => [d.line, d.severity, String(d.code)]),
       [[lineOf(caller, "export const total"), "error", "2322"]],

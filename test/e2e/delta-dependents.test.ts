@@ -8,7 +8,13 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { makeTempProject, type TempProject, writeTsconfig } from "../helpers/fixtures.js";
-import { callOk, type EditResult, type ScalpelHandle, startScalpel } from "../helpers/mcp.js";
+import {
+  callOk,
+  type EditResult,
+  parseDiagnostics,
+  type ScalpelHandle,
+  startScalpel,
+} from "../helpers/mcp.js";
 
 describe("diagnostics delta of a text edit covers dependents (e2e)", () => {
   let fx: TempProject;
@@ -58,7 +64,7 @@ describe("diagnostics delta of a text edit covers dependents (e2e)", () => {
     assert.equal(r.applied, true);
     const delta = r.diagnostics_delta;
     assert.ok(delta, JSON.stringify(r));
-    const inImporter = delta.new.filter((d) => d.relative_path === "src/week.ts");
+    const inImporter = parseDiagnostics(delta.new).filter((d) => d.relative_path === "src/week.ts");
     assert.ok(
       inImporter.length > 0 || delta.complete === false,
       `the importer's error, or complete: false — got ${JSON.stringify(delta)}`,

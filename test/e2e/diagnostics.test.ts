@@ -12,6 +12,7 @@ import {
   callOk,
   type Diagnostic,
   type EditResult,
+  parseDiagnostics,
   type ScalpelHandle,
   serveFixture,
   stopServing,
@@ -57,7 +58,7 @@ describe("get_diagnostics_for_file (e2e, typescript-language-server)", () => {
     // The edit's own result already says what it broke.
     assert.ok(edit.diagnostics_delta, "an applied edit reports its diagnostics delta");
     assert.deepEqual(
-      edit.diagnostics_delta.new.map((d) => [d.relative_path, d.line, d.severity, d.code]),
+      parseDiagnostics(edit.diagnostics_delta.new).map((d) => [d.relative_path, d.line, d.severity, d.code]),
       [["src/shapes.ts", line, "error", "2322"]],
     );
     assert.deepEqual(edit.diagnostics_delta.resolved, []);
@@ -89,7 +90,7 @@ describe("get_diagnostics_for_file (e2e, typescript-language-server)", () => {
     assert.ok(fixed.diagnostics_delta);
     assert.deepEqual(fixed.diagnostics_delta.new, []);
     assert.deepEqual(
-      fixed.diagnostics_delta.resolved.map((d) => [d.severity, d.code]),
+      parseDiagnostics(fixed.diagnostics_delta.resolved).map((d) => [d.severity, d.code]),
       [["error", "2322"]],
     );
     // Put the error back for the tests that follow.

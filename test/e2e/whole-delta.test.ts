@@ -26,6 +26,7 @@ import {
   callOk,
   type Diagnostic,
   type EditResult,
+  parseDiagnostics,
   type ScalpelHandle,
   startScalpel,
 } from "../helpers/mcp.js";
@@ -33,8 +34,8 @@ import { otherLanguageOnNativePass, rustAnalyzerMissing } from "../helpers/serve
 
 interface WholeEditResult extends EditResult {
   diagnostics_delta?: {
-    new: Diagnostic[];
-    resolved: Diagnostic[];
+    new: string[];
+    resolved: string[];
     checked_count: number;
     complete: boolean;
     incomplete_reason?: string;
@@ -64,8 +65,8 @@ const caller = 'import { price } from "./lib";\n\nexport const total: number = p
 /** The new `price`: returns a string (breaks every caller) and reads a missing property (TS2339). */
 const brokenPrice = 'export function price(): string {\n  const box = { a: "1" };\n  return box.b;\n}';
 
-function codes(list: readonly Diagnostic[], file: string): string[] {
-  return list
+function codes(lines: readonly string[], file: string): string[] {
+  return parseDiagnostics(lines)
     .filter((d) => d.relative_path === file)
     .map((d) => String(d.code))
     .sort();
@@ -120,7 +121,7 @@ describe("diagnostics_delta: callers in other files (e2e, tsserver)", () => {
     });
     const delta = r.diagnostics_delta;
     assert.ok(delta, `no delta: ${JSON.stringify(r).slice(0, 2000)}`);
-    const own = delta.new.filter((d) => d.relative_path === "big/src/lib.ts");
+    const own = parseDiagnostics(delta.new).filter((d) => d.relative_path === "big/src/lib.ts");
     assert.ok(
       own.some((d) => String(d.code) === "2339" && d.line === 3),
       `the big file's own TS2339: ${JSON.stringify(own.slice(0, 5))}`,
@@ -169,7 +170,7 @@ describe("Rust: a rename that macro bodies defeat (e2e, rust-analyzer)", { skip:
       relative_path: "src/gauge.rs",
       body: "pub fn raise(&mut self, by: u32) -> u32 {\n    self.level += by;\n    self.height\n}",
     });
-    const firstNew = first.diagnostics_delta?.new ?? [];
+    const firstNew = parseDiagnostics(first.diagnostics_delta?.new ?? []);
     assert.ok(
       firstNew.some((d) => d.severity === "error" && /height/.test(d.message) && d.source === "rustc"),
       `cargo check's error of the first edit in its own delta: ${JSON.stringify(first.diagnostics_delta)}`,
@@ -179,7 +180,7 @@ describe("Rust: a rename that macro bodies defeat (e2e, rust-analyzer)", { skip:
       relative_path: "src/panel.rs",
       body: "pub fn total(gauges: &[Gauge]) -> u32 {\n    gauges.iter().map(|g| g.depth).sum()\n}",
     });
-    const secondNew = second.diagnostics_delta?.new ?? [];
+    const secondNew = parseDiagnostics(second.diagnostics_delta?.new ?? []);
     assert.ok(
       secondNew.some((d) => /depth/.test(d.message) && d.source === "rustc"),
       `cargo check's error of the second edit: ${JSON.stringify(second.diagnostics_delta)}`,
@@ -210,7 +211,7 @@ describe("Rust: a rename that macro bodies defeat (e2e, rust-analyzer)", { skip:
 
     const delta = r.diagnostics_delta;
     assert.ok(delta, `no delta: ${JSON.stringify(r)}`);
-    const inMacro = delta.new.filter((d) => d.relative_path === "src/macros.rs");
+    const inMacro = parseDiagnostics(delta.new).filter((d) => d.relative_path === "src/macros.rs");
     assert.ok(
       inMacro.some((d) => d.severity === "error" && String(d.code) === "E0433" && d.line === macroLine),
       `the macro body's error in the delta: ${JSON.stringify(delta)}`,

@@ -440,14 +440,36 @@ export interface Diagnostic {
   relative_path?: string;
 }
 
+/** An edit delta's diagnostic lines, read back into their fields (a test's view, not the wire's). */
+export function parseDiagnostics(lines: readonly string[]): Diagnostic[] {
+  return lines.map((line) => {
+    const m =
+      /^(?:(.+?):)?(\d+):(\d+) (error|warning|information|hint)(?: \[([^\]]+)\])?(?: ([^:]+))?: ([\s\S]*?)(?: \(in (.+)\))?$/.exec(
+        line,
+      );
+    if (!m) throw new Error(`not a diagnostic line: ${line}`);
+    return {
+      severity: m[4]!,
+      line: Number(m[2]),
+      column: Number(m[3]),
+      message: m[7]!,
+      ...(m[5] !== undefined ? { code: m[5] } : {}),
+      ...(m[6] !== undefined ? { source: m[6] } : {}),
+      ...(m[8] !== undefined ? { symbol: m[8] } : {}),
+      ...(m[1] !== undefined ? { relative_path: m[1] } : {}),
+    };
+  });
+}
+
 export interface EditResult {
   applied: boolean;
   edit_id?: string;
   files: Array<{ relative_path: string; added_lines: number; removed_lines: number }>;
   diff?: string;
   diagnostics_delta?: {
-    new: Diagnostic[];
-    resolved: Diagnostic[];
+    /** One line each (`path:line:column severity [code] source: message (in Symbol)`): `parseDiagnostics`. */
+    new: string[];
+    resolved: string[];
     checked_count?: number;
     complete?: boolean;
     incomplete_reason?: string;

@@ -5,7 +5,6 @@
 
 import { editResultShape, summariseFiles } from "../../commit/edit-result.js";
 import { plural } from "../../core/words.js";
-import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { cutPatches, parsePatches } from "../../edits/diff.js";
 import { type Answer, nextCall } from "./envelope.js";
 import { maxAnswerChars } from "./params.js";
@@ -148,10 +147,13 @@ export function renderEditResult(r: EditResult): string {
   else if (r.files.length === 0) out.push("Applied; no file content changed.");
   else out.push(`Applied edit ${r.edit_id ?? ""} to ${count}:`.replace("  ", " "));
   for (const f of r.files) {
-    const where =
-      f.sites === undefined
+    // A rename's files give counts only (no lines): "3 sites", never "at lines , …".
+    const lines = f.lines ?? [];
+    const at =
+      lines.length === 0
         ? ""
-        : ` ${plural(f.sites, "site")}, at line${f.lines?.length === 1 ? "" : "s"} ${(f.lines ?? []).join(", ")}${f.sites > (f.lines?.length ?? 0) ? ", …" : ""}`;
+        : `, at line${lines.length === 1 ? "" : "s"} ${lines.join(", ")}${f.sites !== undefined && f.sites > lines.length ? ", …" : ""}`;
+    const where = f.sites === undefined ? "" : ` ${plural(f.sites, "site")}${at}`;
     out.push(`  ${f.relative_path} (+${f.added_lines} -${f.removed_lines})${where}`);
   }
   if (r.diff) out.push("", r.diff.trimEnd());
@@ -160,7 +162,7 @@ export function renderEditResult(r: EditResult): string {
     if (delta.new.length === 0 && delta.resolved.length === 0) out.push("", "Diagnostics: no change.");
     if (delta.new.length > 0) {
       out.push("", `New diagnostics (${delta.new.length}):`);
-      for (const d of delta.new) out.push(`  ${renderDiagnostic(d)}`);
+      for (const d of delta.new) out.push(`  ${d}`);
     }
     if (delta.resolved.length > 0) out.push("", `Resolved diagnostics: ${delta.resolved.length}`);
     out.push(`Checked ${plural(delta.checked_count, "file")}.`);
@@ -178,11 +180,4 @@ export function renderEditResult(r: EditResult): string {
   }
   if (r.note) out.push("", r.note);
   return out.join("\n");
-}
-
-function renderDiagnostic(d: Diagnostic): string {
-  const code = d.code ? ` [${d.code}]` : "";
-  const sym = d.symbol ? ` (in ${d.symbol})` : "";
-  const where = d.relative_path ? `${d.relative_path}:` : "";
-  return `${where}${d.line}:${d.column} ${d.severity}${code}: ${d.message}${sym}`;
 }
