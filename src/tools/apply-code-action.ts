@@ -13,12 +13,12 @@ export const applyCodeActionTool = defineTool({
   name: "apply_code_action",
   title: "Apply a code action",
   description:
-    "Applies one action get_code_actions lists, chosen by title (exact or a unique part) and/or kind; several matches apply none. new_name names what an extract creates. Edits are all-or-nothing, undoable, dry_run previews.",
+    "Applies one action of get_code_actions, chosen by title and/or kind (several matches: none applied). new_name names what an extract creates. Undoable; dry_run previews.",
   input: {
     ...linesInput,
-    title: z.string().min(1).optional().describe("The action's title, or a part of it matching one action"),
-    kind: z.string().min(1).optional().describe("LSP kind or prefix, e.g. source.organizeImports"),
-    new_name: z.string().min(1).optional().describe("Name for what an extract refactor creates"),
+    title: z.string().min(1).optional().describe("exact, or a part matching one action"),
+    kind: z.string().min(1).optional().describe("LSP kind or prefix"),
+    new_name: z.string().min(1).optional().describe("name for what an extract creates"),
     dry_run: dryRun,
     max_answer_chars: editBudget,
   },
@@ -47,6 +47,9 @@ export const applyCodeActionTool = defineTool({
       tool: "apply_code_action",
       wide: files.size > 1 || plan.some((op) => op.kind === "rename" || op.kind === "delete"),
     });
+    // Servers offer some actions whatever the file holds (tsls' organize imports on sorted imports).
+    if (result.files.length === 0)
+      result.note = "The action changes nothing: the file already is as it would leave it.";
     return { ...result, action: { title: action.title, ...(action.kind ? { kind: action.kind } : {}) } };
   },
   render: (r) =>

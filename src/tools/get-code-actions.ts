@@ -12,13 +12,13 @@ export const getCodeActionsTool = defineTool({
   name: "get_code_actions",
   title: "Code actions for lines",
   description:
-    "Lists what the language server offers for a line or range: quick fixes (with the diagnostics each fixes), refactors (extract, move, convert…) and source actions (organize imports, fix all). Apply one with apply_code_action.",
+    "Lists the language server's quick fixes (with the diagnostics each fixes), refactors and source actions (organize imports, fix all) for a line or range. Apply one with apply_code_action.",
   input: {
     ...linesInput,
     kinds: z
       .array(z.string().min(1))
       .optional()
-      .describe("Only these LSP kinds or prefixes, e.g. quickfix, refactor.extract, source.organizeImports"),
+      .describe("LSP kinds or prefixes: quickfix, refactor.extract, source.organizeImports…"),
   },
   output: {
     relative_path: z.string(),

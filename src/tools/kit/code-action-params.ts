@@ -2,9 +2,9 @@
 import { z } from "zod";
 
 export const linesInput = {
-  relative_path: z.string().describe("File, relative to the project root"),
-  start_line: z.number().int().min(1).describe("First line (1-based)"),
-  end_line: z.number().int().min(1).optional().describe("Last line (default start_line)"),
+  relative_path: z.string(),
+  start_line: z.number().int().min(1),
+  end_line: z.number().int().min(1).optional(),
 };
 
 export function linesName(path: string, start: number, end: number | undefined): string {
