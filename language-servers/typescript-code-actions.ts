@@ -25,7 +25,11 @@ interface RefactorBody {
   notApplicableReason?: string;
 }
 
-const position = (l: TsLocation) => ({ line: l.line - 1, character: l.offset - 1 });
+/**
+ * tsserver's 1-based locations. Measured: the text of a new file ("Move to a new file") comes as an
+ * insertion at line 0, offset 0 (tsserver has no line map for a file that does not exist yet).
+ */
+const position = (l: TsLocation) => ({ line: Math.max(0, l.line - 1), character: Math.max(0, l.offset - 1) });
 
 /**
  * tsserver's edits as a WorkspaceEdit. Its protocol does not say which files are new ("Move to a
