@@ -332,6 +332,23 @@ describe("contract: every tool through the SDK client, small and over budget", (
     await check("undo_edit", { dry_run: true }, "small");
     await check("undo_edit", {}, "small");
     await check("undo_edit", { edit_id: "e00000000" }, "error");
+    await check("get_code_actions", { relative_path: "src/money.ts", start_line: 1 }, "small");
+    await check(
+      "apply_code_action",
+      {
+        relative_path: "src/generated/big.ts",
+        start_line: 1,
+        title: "Move to a new file",
+        dry_run: true,
+        max_answer_chars: 200,
+      },
+      "truncated",
+    );
+    await check(
+      "apply_code_action",
+      { relative_path: "src/main.ts", start_line: 1, title: "no such action" },
+      "error",
+    );
 
     // Arguments the SDK rejects before scalpel's handler runs come back as coded error results.
     await check("find_symbol", { name_path_pattern: 42 }, "error");
