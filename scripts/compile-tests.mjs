@@ -1,5 +1,5 @@
 // Compiles the TypeScript of the tests and of what they import (src/, language-servers/, test/,
-// bench/) to plain ES modules under .cache/test-js/, one file for each, so that each test file
+// bench/) to plain ES modules under .cache/test-js/run-PID/, one file for each, so that each test file
 // runs on node alone. Why: loading tsx costs every test process ~0.2 s of CPU before the first
 // test (measured: `node --import tsx -e 1` 0.27 s against 0.07 s for node), and `npm test` runs
 // ~150 of them on two cores. The type check stays tsc's (`npm test` runs it); esbuild only strips
@@ -12,12 +12,13 @@
 
 import { readdirSync, rmSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { dirname, join, relative } from "node:path";
+import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { build } from "esbuild";
 
 const root = new URL("..", import.meta.url).pathname;
-export const outRoot = join(root, ".cache", "test-js");
+/** Each run compiles into a folder of its own: two runs in one checkout must not delete each other's. */
+const cacheRoot = join(root, ".cache", "test-js");
 const folders = ["src", "language-servers", "test", "bench"];
 
 /** Every .ts file of the folders, fixtures left out (they are the projects the tests copy). */
@@ -47,7 +48,35 @@ const sourceMeta = {
   },
 };
 
+/** Folders of runs whose process is gone (killed before it could remove its own). */
+function removeAbandoned() {
+  let names = [];
+  try {
+    names = readdirSync(cacheRoot);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    // (A name that is no run's is left from an older layout: removed too.)
+    const pid = Number(/^run-(\d+)$/.exec(name)?.[1]);
+    if (pid === process.pid || (pid && alive(pid))) continue;
+    rmSync(join(cacheRoot, name), { recursive: true, force: true });
+  }
+}
+
+function alive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return e.code === "EPERM";
+  }
+}
+
+/** Compiles everything into this process's folder; resolves with it and the number of files. */
 export async function compileTests() {
+  removeAbandoned();
+  const outRoot = join(cacheRoot, `run-${process.pid}`);
   rmSync(outRoot, { recursive: true, force: true });
   const entryPoints = folders.flatMap((f) => sources(f)).map((f) => join(root, f));
   await build({
@@ -64,15 +93,10 @@ export async function compileTests() {
     plugins: [sourceMeta],
     logLevel: "warning",
   });
-  return entryPoints.length;
-}
-
-/** The compiled module of one source file (a path relative to the repository). */
-export function compiledPath(file) {
-  return join(outRoot, relative(root, join(root, file))).replace(/\.ts$/, ".js");
-}
-
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const n = await compileTests();
-  process.stderr.write(`compiled ${n} files to ${relative(root, outRoot)}\n`);
+  return {
+    count: entryPoints.length,
+    /** The compiled module of one source file (a path relative to the repository). */
+    pathOf: (file) => join(outRoot, file).replace(/\.ts$/, ".js"),
+    remove: () => rmSync(outRoot, { recursive: true, force: true }),
+  };
 }

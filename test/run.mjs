@@ -19,7 +19,7 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join, relative } from "node:path";
-import { compiledPath, compileTests } from "../scripts/compile-tests.mjs";
+import { compileTests } from "../scripts/compile-tests.mjs";
 
 const root = new URL("..", import.meta.url).pathname;
 const tiers = ["unit", "integration", "e2e"];
@@ -130,7 +130,7 @@ function runJob(job) {
               ...runFrom,
               "--test-force-exit",
               "--test-reporter=spec",
-              fromTsx ? job.file : compiledPath(job.file),
+              fromTsx ? job.file : compiled.pathOf(job.file),
             ]),
       ],
       {
@@ -215,7 +215,8 @@ async function pool(list, size) {
 
 const fromTsx = process.env.SCALPEL_TEST_TSX === "1";
 const runFrom = fromTsx ? ["--import", "tsx"] : ["--enable-source-maps"];
-if (!fromTsx) await compileTests();
+const compiled = fromTsx ? undefined : await compileTests();
+process.on("exit", () => compiled?.remove());
 
 /** The machine's CPU time so far, busy and idle, in ms summed over its cores. */
 function machineCpu() {
