@@ -19,6 +19,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { sitesOfFile } from "../../src/references/listing.js";
 import { type AgentTools, type GrepHit, tscErrorSites } from "./agent-tools.js";
 import type { ScalpelRoute } from "./scalpel-route.js";
 import { lineKeys, siteKey } from "./score.js";
@@ -45,24 +46,14 @@ export interface Task {
 
 // ---- shapes of scalpel's answers that the scoring reads (docs/tools.md) ----
 
-/** References flat (`references`) or grouped by file (`files`); the shape is being compacted. */
+/** References by file: each entry its path line and a line per site (src/references/listing.ts). */
 interface RefsAnswer {
-  references?: Array<{ relative_path: string; line: number }>;
-  files?: Array<{
-    relative_path: string;
-    imports?: number[];
-    groups?: Array<{ sites: Array<{ line: number }> }>;
-  }>;
+  files: string[];
   next?: string;
 }
 
 function referenceKeys(r: RefsAnswer): string[] {
-  const out = (r.references ?? []).map((x) => siteKey(x.relative_path, x.line));
-  for (const f of r.files ?? []) {
-    for (const line of f.imports ?? []) out.push(siteKey(f.relative_path, line));
-    for (const g of f.groups ?? []) for (const site of g.sites) out.push(siteKey(f.relative_path, site.line));
-  }
-  return out;
+  return r.files.flatMap(sitesOfFile).map((x) => siteKey(x.relative_path, x.line));
 }
 interface SymbolLike {
   /** Absent where it would repeat the last segment of name_path (compact shapes). */
@@ -89,16 +80,20 @@ function symbolName(sym: SymbolLike): string {
   return name;
 }
 
-interface DiagnosticLike {
-  line: number;
-  relative_path?: string;
-}
 interface EditAnswer {
   edit_id?: string;
-  diagnostics_delta?: { new: DiagnosticLike[]; complete: boolean };
+  /** Each diagnostic one line, `path:line:column severity …` (src/diagnostics/diagnostic.ts). */
+  diagnostics_delta?: { new: string[]; complete: boolean };
+}
+
+/** The file and line a delta's diagnostic line starts with. */
+function deltaSite(line: string): string {
+  const m = /^(?:(.+?):)?(\d+):\d+ /.exec(line);
+  if (!m) throw new Error(`not a diagnostic line: ${line}`);
+  return siteKey(m[1] ?? SIG_FILE, Number(m[2]));
 }
 interface ProjectDiagnosticsAnswer {
-  files: Array<{ relative_path: string; diagnostics: DiagnosticLike[] }>;
+  files: Array<{ relative_path: string; diagnostics: Array<{ line: number }> }>;
 }
 interface OverviewAnswer {
   files: Array<{ relative_path: string; symbols?: SymbolLike[]; outline?: string }>;
@@ -347,7 +342,7 @@ const signature: Task = {
       body: SIG_NEW,
     });
     const delta = r.structured.diagnostics_delta;
-    const found = (delta?.new ?? []).map((d) => siteKey(d.relative_path ?? SIG_FILE, d.line));
+    const found = (delta?.new ?? []).map(deltaSite);
     if (!delta?.complete) {
       // The delta could not compare everything: the agent checks the project, as the note says.
       const p = await s.call<ProjectDiagnosticsAnswer>("get_project_diagnostics", {});

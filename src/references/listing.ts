@@ -1,56 +1,33 @@
 /**
- * The answer's form of a symbol's reference sites, as find_referencing_symbols gives it (and any
- * answer that lists references): one entry per file with its import sites' lines, then a group per
- * run of sites in one containing symbol; paged by sites, rendered as compact text.
+ * The answer's form of a symbol's reference sites, as find_referencing_symbols gives it: one entry
+ * per file, a few lines of text that are the same in the JSON and in the text form. Objects with a
+ * key per site (`{"line":…,"code":…}` under a group per container) cost half again the characters
+ * of the sites themselves, more than the grep they replace (issue 19); the file's path is said once,
+ * each site is one line.
+ *
+ *   src/cart.ts  imports: 1, 3            the path (` [project: p]`, ` (secret file)` where so),
+ *   27  Cart/total  return this.sum();     then each site: its line (`:column` where a line holds
+ *   52:5  main  total();                   two), its containing symbol (`(top level)` for none)
+ *   52:30  main  total();                  and its own line, trimmed; with context lines the
+ *   60  main                               numbered lines around it follow, indented 4; a secret
+ *       59: const t =                      file's sites are their line numbers only.
+ *       60:   total();
  */
 import { z } from "zod";
 import { type Reference, siteLine } from "./sites.js";
 
-const siteSchema = z.object({
-  line: z.number().int().describe("1-based"),
-  column: z
-    .number()
-    .int()
-    .optional()
-    .describe("1-based; only on a line that holds more than one site, to tell them apart"),
-  code: z
-    .string()
-    .optional()
-    .describe(
-      "the site's own line, trimmed (context_lines 0); with context_lines > 0 the numbered lines around it; absent in a secret file",
-    ),
-});
-
-export const referenceFileSchema = z.object({
-  relative_path: z.string(),
-  project: z
-    .string()
-    .nullable()
-    .optional()
-    .describe("the project this file's sites were found in, when not the symbol's own (null: in no project)"),
-  secret: z
-    .literal(true)
-    .optional()
-    .describe("a secret file: only the sites' lines are shown (no code, no containing symbol)"),
-  imports: z
-    .array(z.number().int())
-    .optional()
-    .describe("lines of the file's sites in import / export-from statements: counted, not quoted"),
-  groups: z
-    .array(
-      z.object({
-        container: z
-          .string()
-          .nullable()
-          .describe("name path of the innermost symbol holding these sites; null: top-level code"),
-        sites: z.array(siteSchema),
-      }),
-    )
-    .optional()
-    .describe("the other sites in line order, a group per run of sites in the same containing symbol"),
-});
+export const referenceFileSchema = z
+  .string()
+  .describe(
+    "a file: its path (imports: the lines of its import sites), then a line per site: LINE[:COLUMN]  CONTAINER  CODE",
+  );
 export type ReferenceFile = z.infer<typeof referenceFileSchema>;
-type Site = z.infer<typeof siteSchema>;
+
+/** The container of a site in no symbol. */
+const topLevel = "(top level)";
+const continuation = "    ";
+const headerPattern = /^(.*?)(?: \[project: (.*?)\])?( \(secret file\))?(?: {2}imports: ([\d, ]+))?$/;
+const sitePattern = /^(\d+)(?::(\d+))?(?: {2}(.+?)(?: {2}(.*))?)?$/;
 
 /** The site's own line out of a numbered snippet (`27: code`); a one-line snippet is already that. */
 export function ownLine(snip: string, line: number, column: number): string {
@@ -61,12 +38,12 @@ export function ownLine(snip: string, line: number, column: number): string {
 
 /**
  * The sites from the page's start that can matter to an answer of at most `max` characters: each
- * listed site costs at least its own JSON (`{"line":…,"code":…}` with the code as the shrink step
- * leaves it; an import site its line number), so once those alone pass `max` the wrapper's page
- * ends earlier, whatever follows. The rest are left out before the wrapper fits the page (`total`
- * still counts them): measuring and cutting every site of a large answer again and again was the
- * second cost of a warm call after the server's own (40–60 ms for 1,000 sites). The page, `shown`
- * and `next` are the same as with every site listed.
+ * listed site costs at least its own line (with the code as the context step leaves it; an import
+ * site its line number), so once those alone pass `max` the wrapper's page ends earlier, whatever
+ * follows. The rest are left out before the wrapper fits the page (`total` still counts them):
+ * measuring and cutting every site of a large answer again and again was the second cost of a
+ * warm call after the server's own (40–60 ms for 1,000 sites). The page, `shown` and `next` are
+ * the same as with every site listed.
  */
 export function listable(refs: readonly Reference[], max: number): readonly Reference[] {
   let least = 0;
@@ -74,19 +51,27 @@ export function listable(refs: readonly Reference[], max: number): readonly Refe
     const r = refs[i]!;
     if (r.import) least += String(r.line).length;
     else {
-      const code = r.snippet === undefined ? undefined : ownLine(r.snippet, r.line, r.column);
-      least += JSON.stringify(code === undefined ? { line: r.line } : { line: r.line, code }).length;
+      const code = r.snippet === undefined ? "" : ownLine(r.snippet, r.line, r.column);
+      least += String(r.line).length + code.length;
     }
     if (least > max) return refs.slice(0, i + 1);
   }
   return refs;
 }
 
-/**
- * The answer's form of the sites (in `collectReferences` order): one entry per file with its import
- * sites' lines, then a group per run of sites in one containing symbol, each site its line and code.
- * Nothing is repeated from a parent: the file, the container and its kind and span are said once.
- */
+/** One site's line (and its context lines). */
+function siteText(r: Reference, column: boolean, code: string | undefined): string {
+  // Context lines keep the column too: the step that drops them windows a long own line around it.
+  const context = code?.includes("\n") === true;
+  const at = `${r.line}${column || context ? `:${r.column}` : ""}`;
+  if (r.secret) return at;
+  const head = `${at}  ${r.containing_symbol?.name_path ?? topLevel}`;
+  if (code === undefined) return head;
+  if (!context) return `${head}  ${code}`;
+  return [head, ...code.split("\n").map((l) => `${continuation}${l}`)].join("\n");
+}
+
+/** The answer's form of the sites (in `collectReferences` order), one entry per file. */
 export function groupReferences(refs: readonly Reference[]): ReferenceFile[] {
   const files: ReferenceFile[] = [];
   let i = 0;
@@ -98,92 +83,129 @@ export function groupReferences(refs: readonly Reference[]): ReferenceFile[] {
     const perLine = new Map<number, number>();
     for (const r of here) if (!r.import) perLine.set(r.line, (perLine.get(r.line) ?? 0) + 1);
     const imports = here.filter((r) => r.import).map((r) => r.line);
-    const groups: NonNullable<ReferenceFile["groups"]> = [];
+    const project = first.project === undefined ? "" : ` [project: ${first.project ?? "none"}]`;
+    const lines = [
+      `${first.relative_path}${project}${first.secret ? " (secret file)" : ""}${imports.length > 0 ? `  imports: ${imports.join(", ")}` : ""}`,
+    ];
     for (const r of here) {
       if (r.import) continue;
-      const container = r.containing_symbol?.name_path ?? null;
-      const site: Site = {
-        line: r.line,
-        ...((perLine.get(r.line) ?? 0) > 1 ? { column: r.column } : {}),
-        ...(r.snippet !== undefined ? { code: r.snippet } : {}),
-      };
-      const last = groups.at(-1);
-      if (last && last.container === container) last.sites.push(site);
-      else groups.push({ container, sites: [site] });
+      lines.push(siteText(r, (perLine.get(r.line) ?? 0) > 1, r.snippet));
     }
-    files.push({
-      relative_path: first.relative_path,
-      ...(first.project !== undefined ? { project: first.project } : {}),
-      ...(first.secret ? { secret: true as const } : {}),
-      ...(imports.length > 0 ? { imports } : {}),
-      ...(groups.length > 0 ? { groups } : {}),
-    });
+    files.push(lines.join("\n"));
     i = j;
   }
   return files;
 }
 
-const sitesIn = (f: ReferenceFile) =>
-  (f.imports?.length ?? 0) + (f.groups ?? []).reduce((n, g) => n + g.sites.length, 0);
+/** A file entry read back: its header's parts and its sites' lines (each with its context lines). */
+interface Parsed {
+  head: string;
+  imports: number[];
+  sites: string[];
+}
 
-/** Paging counts sites, not files: a page may end inside a file (its imports first, then its groups). */
+function parse(file: ReferenceFile): Parsed {
+  const [first = "", ...rest] = file.split("\n");
+  const m = headerPattern.exec(first);
+  const imports = m?.[4] ? m[4].split(", ").map(Number) : [];
+  const head = m?.[4] ? first.slice(0, first.lastIndexOf("  imports: ")) : first;
+  const sites: string[] = [];
+  for (const line of rest) {
+    if (line.startsWith(continuation) && sites.length > 0) sites[sites.length - 1] += `\n${line}`;
+    else sites.push(line);
+  }
+  return { head, imports, sites };
+}
+
+function unparse(p: Parsed): ReferenceFile {
+  const imports = p.imports.length > 0 ? `  imports: ${p.imports.join(", ")}` : "";
+  return [`${p.head}${imports}`, ...p.sites].join("\n");
+}
+
+/** One site of an entry, its parts spelled out (for a reader of the answer: tests, the bench). */
+export interface ListedSite {
+  relative_path: string;
+  line: number;
+  column?: number;
+  container: string | null;
+  code?: string;
+  import?: true;
+  project?: string | null;
+  secret?: true;
+}
+
+/** The sites an entry lists, in its order: its import sites, then the others. */
+export function sitesOfFile(file: ReferenceFile): ListedSite[] {
+  const { head, imports, sites } = parse(file);
+  const m = headerPattern.exec(head);
+  const common = {
+    relative_path: m?.[1] ?? head,
+    ...(m?.[2] !== undefined ? { project: m[2] === "none" ? null : m[2] } : {}),
+    ...(m?.[3] ? { secret: true as const } : {}),
+  };
+  return [
+    ...imports.map((line) => ({ ...common, line, container: null, import: true as const })),
+    ...sites.map((text) => {
+      const [first = "", ...more] = text.split("\n");
+      const s = sitePattern.exec(first);
+      const container = s?.[3];
+      const code = more.length > 0 ? more.map((l) => l.slice(continuation.length)).join("\n") : s?.[4];
+      return {
+        ...common,
+        line: Number(s?.[1]),
+        ...(s?.[2] !== undefined ? { column: Number(s[2]) } : {}),
+        container: container === undefined || container === topLevel ? null : container,
+        ...(code !== undefined ? { code } : {}),
+      };
+    }),
+  ];
+}
+
+/** The entry with each site's context lines replaced by its own line (the step when context does not fit). */
+export function withOwnLines(file: ReferenceFile): ReferenceFile {
+  const p = parse(file);
+  const sites = p.sites.map((text) => {
+    const [first = "", ...more] = text.split("\n");
+    if (more.length === 0) return text;
+    const s = sitePattern.exec(first);
+    const code = more.map((l) => l.slice(continuation.length)).join("\n");
+    return `${first}  ${ownLine(code, Number(s?.[1]), Number(s?.[2] ?? 1))}`;
+  });
+  return unparse({ ...p, sites });
+}
+
+/** Paging counts sites, not files: a page may end inside a file (its imports first, then its sites). */
 export const referenceUnits = {
-  count: (files: unknown[]) => (files as ReferenceFile[]).reduce((n, f) => n + sitesIn(f), 0),
+  count: (files: unknown[]) =>
+    (files as ReferenceFile[]).reduce((n, f) => {
+      const p = parse(f);
+      return n + p.imports.length + p.sites.length;
+    }, 0),
   take(files: unknown[], n: number): unknown[] {
     const out: ReferenceFile[] = [];
     let left = n;
     for (const f of files as ReferenceFile[]) {
       if (left <= 0) break;
-      const here = sitesIn(f);
+      const p = parse(f);
+      const here = p.imports.length + p.sites.length;
       if (here <= left) {
         out.push(f);
         left -= here;
         continue;
       }
-      const imports = (f.imports ?? []).slice(0, left);
-      left -= imports.length;
-      const groups: NonNullable<ReferenceFile["groups"]> = [];
-      for (const g of f.groups ?? []) {
-        if (left <= 0) break;
-        const sites = g.sites.slice(0, left);
-        left -= sites.length;
-        groups.push({ ...g, sites });
-      }
-      const { imports: _i, groups: _g, ...rest } = f;
-      out.push({
-        ...rest,
-        ...(imports.length > 0 ? { imports } : {}),
-        ...(groups.length > 0 ? { groups } : {}),
-      });
+      const imports = p.imports.slice(0, left);
+      const sites = p.sites.slice(0, left - imports.length);
+      out.push(unparse({ head: p.head, imports, sites }));
       left = 0;
     }
     return out;
   },
 };
 
-/**
- * The compact text: one header per file (with its count of import sites), then one line per site,
- * `  LINE  Container/name  code`; the container is named on the first site of each group.
- */
+/** The text form: each entry as the JSON has it, its sites indented under its path. */
 export function renderGrouped(files: readonly ReferenceFile[]): string[] {
-  const out: string[] = [];
-  for (const f of files) {
-    const other = f.project === undefined ? "" : ` [project: ${f.project ?? "none"}]`;
-    const imports = f.imports?.length ?? 0;
-    out.push(`${f.relative_path}${other}${imports > 0 ? `  (imports: ${imports})` : ""}`);
-    for (const g of f.groups ?? []) {
-      g.sites.forEach((s, k) => {
-        if (f.secret) {
-          out.push(`  ${s.line}  (secret file: content not shown)`);
-          return;
-        }
-        const shown = k === 0 ? `  ${g.container ?? "(top level)"}` : "";
-        if (s.code === undefined) out.push(`  ${s.line}${shown}`);
-        else if (!s.code.includes("\n") && !/^\s*\d+: /.test(s.code))
-          out.push(`  ${s.line}${shown}  ${s.code}`);
-        else out.push(`  ${s.line}${shown}`, ...s.code.split("\n").map((l) => `    ${l}`));
-      });
-    }
-  }
-  return out;
+  return files.flatMap((f) => {
+    const [head = "", ...rest] = f.split("\n");
+    return [head, ...rest.map((l) => `  ${l}`)];
+  });
 }

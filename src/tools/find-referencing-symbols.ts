@@ -6,10 +6,10 @@ import type { Project } from "../project/project.js";
 import {
   groupReferences,
   listable,
-  ownLine,
   referenceFileSchema,
   referenceUnits,
   renderGrouped,
+  withOwnLines,
 } from "../references/listing.js";
 import { collectReferences, type Reference } from "../references/sites.js";
 import { resolveSymbol } from "../symbols/access.js";
@@ -63,24 +63,7 @@ export const findReferencingSymbolsTool = defineTool({
   // The hint never asks to lower context_lines: by then there is no context.
   narrowHint: "Or filter with include_kinds / exclude_kinds.",
   paging: { items: "files", noun: "reference", units: referenceUnits },
-  shrink: [
-    (r) => ({
-      ...r,
-      files: r.files.map((f) =>
-        f.groups === undefined
-          ? f
-          : {
-              ...f,
-              groups: f.groups.map((g) => ({
-                ...g,
-                sites: g.sites.map((s) =>
-                  s.code === undefined ? s : { ...s, code: ownLine(s.code, s.line, s.column ?? 1) },
-                ),
-              })),
-            },
-      ),
-    }),
-  ],
+  shrink: [(r) => ({ ...r, files: r.files.map(withOwnLines) })],
   async run(args, ctx) {
     const project = ctx.project;
     const include = checkKinds(args.include_kinds, "include_kinds");

@@ -83,26 +83,26 @@ describe("compact references: 500 sites grouped by file, import sites summarised
       const files = s.files as ReferenceFile[];
       const refs = sitesOf({ files });
       seen.push(...refs);
-      // The JSON: one entry per file, sites only their line and code, nothing repeated per site.
-      assert.equal(new Set(files.map((f) => f.relative_path)).size, files.length, "each file once");
+      // The JSON: one entry per file, its path once, then one "LINE  CONTAINER  CODE" line per site.
+      const paths = files.map((f) => f.split("\n")[0]!.split(" ")[0]!);
+      assert.equal(new Set(paths).size, files.length, "each file once");
       for (const f of files)
-        for (const g of f.groups ?? [])
-          for (const site of g.sites) assert.deepEqual(Object.keys(site).sort(), ["code", "line"]);
+        for (const site of f.split("\n").slice(1)) assert.match(site, /^\d+ {2}\S.* {2}\S/, site);
       if (s.shown !== undefined) assert.equal(s.shown, refs.length, "shown counts sites");
-      // The text: one header per file, "(imports: N)" for the file's import sites on this page,
-      // one line "  LINE  [container  ]code" per other site, and no quoted import statement.
+      // The text: one header per file, "imports: L, …" for the file's import sites on this page,
+      // one line "  LINE  container  code" per other site, and no quoted import statement.
       const body = r.text.split("\n(truncated)")[0]!.split("\n").slice(1);
       const headers = body.filter((l) => !l.startsWith(" "));
       assert.deepEqual(
         headers.map((l) => l.split(" ")[0]),
-        files.map((f) => f.relative_path),
+        paths,
         "one header per file, in order",
       );
-      for (const { relative_path: file } of files) {
+      for (const file of paths) {
         const here = refs.filter((x) => x.relative_path === file);
-        const imports = here.filter((x) => x.import).length;
+        const imports = here.filter((x) => x.import).map((x) => x.line);
         const header = headers.find((l) => l.startsWith(`${file}`))!;
-        if (imports > 0) assert.ok(header.endsWith(`(imports: ${imports})`), header);
+        if (imports.length > 0) assert.ok(header.endsWith(`  imports: ${imports.join(", ")}`), header);
         else assert.doesNotMatch(header, /imports/);
       }
       assert.ok(!body.some((l) => /from "\.\.\/price"/.test(l)), "import statements are not quoted");
@@ -161,7 +161,7 @@ describe("compact references: 500 sites grouped by file, import sites summarised
     assert.match(first.code!, new RegExp(`^${first.line - 1}: `));
     assert.ok(
       r.text.includes(
-        `\n    ${first.line}: ${first.code!.split("\n")[1]!.slice(String(first.line).length + 2)}`,
+        `\n      ${first.line}: ${first.code!.split("\n")[1]!.slice(String(first.line).length + 2)}`,
       ),
     );
   });

@@ -17,6 +17,7 @@ import {
   call,
   callOk,
   type Diagnostic,
+  filesOf,
   type ReferenceFile,
   type ScalpelHandle,
   serveFixture,
@@ -121,7 +122,7 @@ describe("which project answered (e2e, typescript-language-server)", () => {
   it("names the project that answered, and the other project of each site outside it", () => {
     assert.equal(first.project, "tsconfig.json");
     assert.equal(first.project_note, undefined);
-    const byFile = new Map(first.files.map((f) => [f.relative_path, f.project]));
+    const byFile = new Map(filesOf(first).map((f) => [f.relative_path, f.project]));
     assert.equal(byFile.get("src/client.ts"), undefined, "a site in the symbol's own project names none");
     assert.equal(byFile.get("test/client.test.ts"), null);
     assert.equal(byFile.get("scripts/smoke.ts"), null);
@@ -231,7 +232,7 @@ describe("which project answered: Cargo packages (e2e, rust-analyzer + tsls)", {
     });
     assert.equal(r.project, "engine/Cargo.toml");
     assert.ok(r.files.length > 0);
-    assert.ok(r.files.every((f) => f.project === undefined));
+    assert.ok(filesOf(r).every((f) => f.project === undefined));
   });
 
   it("names the tsconfig for a TypeScript file of the same project", async () => {

@@ -14,7 +14,14 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import type { TempProject } from "../helpers/fixtures.js";
-import { callOk, type ReferenceFile, type ScalpelHandle, serveFixture, stopServing } from "../helpers/mcp.js";
+import {
+  callOk,
+  filesOf,
+  type ReferenceFile,
+  type ScalpelHandle,
+  serveFixture,
+  stopServing,
+} from "../helpers/mcp.js";
 
 interface RefsResult {
   files: ReferenceFile[];
@@ -37,9 +44,9 @@ function writeElsewhere(abs: string, text: string): void {
 
 /** The file's entry: its project and the lines of its sites (imports and others). */
 function entry(r: RefsResult, rel: string): { project: unknown; lines: number[] } | undefined {
-  const f = r.files.find((x) => x.relative_path === rel);
+  const f = filesOf(r).find((x) => x.relative_path === rel);
   if (!f) return undefined;
-  const lines = [...(f.imports ?? []), ...(f.groups ?? []).flatMap((g) => g.sites.map((s) => s.line))];
+  const lines = [...f.imports, ...f.sites.map((s) => s.line)];
   return { project: f.project, lines: lines.sort((a, b) => a - b) };
 }
 
@@ -73,15 +80,16 @@ describe("reference scope kept between calls, forgotten on change (e2e, typescri
     assert.equal(r.complete, true, r.incomplete_reason);
     assert.deepEqual(entry(r, "scripts/other.ts"), { project: null, lines: [1, 3] });
     // Everything found before is still there.
-    for (const f of first.files) assert.deepEqual(entry(r, f.relative_path), entry(first, f.relative_path));
+    for (const f of filesOf(first))
+      assert.deepEqual(entry(r, f.relative_path), entry(first, f.relative_path));
   });
 
   it("quotes a site's line as the disk has it now, whoever changed it", async () => {
     const code = () =>
       refs().then((r) =>
-        r.files
+        filesOf(r)
           .find((f) => f.relative_path === "src/client.ts")
-          ?.groups?.flatMap((g) => g.sites.map((s) => s.code)),
+          ?.sites.map((s) => s.code),
       );
     assert.deepEqual(await code(), [
       "if (status >= 400) throw new HttpError(status);",

@@ -15,7 +15,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { generateLargeFixture, type LargeFixture } from "../helpers/fixtures.js";
-import { callOk, type ReferenceFile, type ScalpelHandle, startScalpel } from "../helpers/mcp.js";
+import { callOk, filesOf, type ReferenceFile, type ScalpelHandle, startScalpel } from "../helpers/mcp.js";
 
 interface RefsResult {
   files: ReferenceFile[];
@@ -39,9 +39,9 @@ async function indexReady(h: ScalpelHandle, ms = 120_000): Promise<void> {
 
 /** Each file's sites as `line container`, in the answer's order. */
 function sitesOf(r: RefsResult): string[] {
-  return r.files.flatMap((f) => [
-    ...(f.imports ?? []).map((l) => `${f.relative_path}:${l} import`),
-    ...(f.groups ?? []).flatMap((g) => g.sites.map((s) => `${f.relative_path}:${s.line} ${g.container}`)),
+  return filesOf(r).flatMap((f) => [
+    ...f.imports.map((l) => `${f.relative_path}:${l} import`),
+    ...f.sites.map((s) => `${f.relative_path}:${s.line} ${s.container}`),
   ]);
 }
 
@@ -106,9 +106,12 @@ describe(`references after a restart, kept between calls (e2e, ${native ? "nativ
     const line = added.split("\n").indexOf("  return makeCore().compute(41);") + 1;
     const r = await refs();
     assert.equal(r.total, fx.computeSites.length + 1);
-    const file = r.files.find((f) => f.relative_path === rel)!;
-    const group = file.groups?.find((g) => g.container === "extraCaller");
-    assert.deepEqual(group?.sites, [{ line, code: "return makeCore().compute(41);" }]);
+    const file = filesOf(r).find((f) => f.relative_path === rel)!;
+    const sites = file.sites.filter((s) => s.container === "extraCaller");
+    assert.deepEqual(
+      sites.map((s) => ({ line: s.line, code: s.code })),
+      [{ line, code: "return makeCore().compute(41);" }],
+    );
     expected = sitesOf(r);
   });
 

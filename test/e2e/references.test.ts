@@ -19,7 +19,14 @@ import {
   siteKeys,
   type TempProject,
 } from "../helpers/fixtures.js";
-import { callOk, type ReferencesResult, type ScalpelHandle, sitesOf, startScalpel } from "../helpers/mcp.js";
+import {
+  callOk,
+  filesOf,
+  type ReferencesResult,
+  type ScalpelHandle,
+  sitesOf,
+  startScalpel,
+} from "../helpers/mcp.js";
 
 describe("find_referencing_symbols (e2e, typescript-language-server)", () => {
   let fx: TempProject;
@@ -55,20 +62,15 @@ describe("find_referencing_symbols (e2e, typescript-language-server)", () => {
 
   it("says each file and container once: no site repeats a field of its parent", () => {
     const json = JSON.stringify(result.files);
+    // Each file's path once, at the head of its entry; each site one line of its own.
     for (const f of result.files) {
-      for (const g of f.groups ?? []) {
-        for (const site of g.sites) {
-          assert.deepEqual(
-            Object.keys(site).filter((k) => !["line", "column", "code"].includes(k)),
-            [],
-            `${f.relative_path}: ${JSON.stringify(site)}`,
-          );
-        }
-      }
+      const [head, ...sites] = f.split("\n");
+      assert.equal(json.split(`"${head!.split(" ")[0]}`).length - 1, 1, head);
+      for (const site of sites) assert.match(site, /^\d+(:\d+)? {2}/, site);
     }
-    assert.equal(json.split('"src/wallet.ts"').length - 1, 1, "one entry for wallet.ts's four sites");
-    const wallet = result.files.find((f) => f.relative_path === "src/wallet.ts")!;
-    const chain = wallet.groups!.flatMap((g) => g.sites).filter((x) => x.column !== undefined);
+    assert.equal(json.split("src/wallet.ts").length - 1, 1, "one entry for wallet.ts's four sites");
+    const wallet = filesOf(result).find((f) => f.relative_path === "src/wallet.ts")!;
+    const chain = wallet.sites.filter((x) => x.column !== undefined);
     assert.equal(chain.length, 2, "the two calls of the chain on one line carry their columns");
   });
 
@@ -76,7 +78,7 @@ describe("find_referencing_symbols (e2e, typescript-language-server)", () => {
     const others = new Set(siteKeys(await otherRateSites(fx.dir)));
     const wrong = siteKeys(sitesOf(result)).filter((k) => others.has(k));
     assert.deepEqual(wrong, []);
-    assert.ok(!result.files.some((f) => f.relative_path === "src/unrelated.ts"));
+    assert.ok(!filesOf(result).some((f) => f.relative_path === "src/unrelated.ts"));
   });
 
   it("does not count the declaration as a reference", async () => {
@@ -225,17 +227,17 @@ describe("find_referencing_symbols (e2e, typescript-language-server)", () => {
       relative_path: "src/unicode.ts",
     });
     const main = await readText(fx.dir, "src/main.ts");
-    const file = r.files.find((f) => f.relative_path === "src/main.ts");
+    const file = filesOf(r).find((f) => f.relative_path === "src/main.ts");
     assert.ok(file, JSON.stringify(r.files));
     assert.deepEqual(file.imports, [lineOf(main, "import { café")]);
-    assert.ok(!JSON.stringify(file).includes("import {"), "the import statement is not quoted");
+    assert.ok(!JSON.stringify(r.files).includes("import {"), "the import statement is not quoted");
     const red = await callOk<ReferencesResult>(h, "find_referencing_symbols", {
       name_path: "Color/Red",
       relative_path: "src/colors.ts",
     });
+    // Every site names its container, "(top level)" for code in no symbol.
     for (const f of [...r.files, ...red.files])
-      for (const g of f.groups ?? [])
-        assert.ok("container" in g, `container is present: ${JSON.stringify(g)}`);
+      for (const site of f.split("\n").slice(1)) assert.match(site, /^\d+(:\d+)? {2}\S/, site);
   });
 
   it("references in the CRLF file have the right lines", async () => {

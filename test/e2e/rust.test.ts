@@ -19,6 +19,7 @@ import {
   type Diagnostic,
   type EditResult,
   type FindSymbolResult,
+  filesOf,
   flatten,
   type OutlineFile,
   outlineSymbols,
@@ -166,7 +167,7 @@ describe("Rust (e2e, rust-analyzer)", { skip: skip ?? false }, () => {
       .sort();
     assert.deepEqual(got, want);
     assert.ok(
-      !r.files.some((x) => x.relative_path === "src/thermo.rs"),
+      !filesOf(r).some((x) => x.relative_path === "src/thermo.rs"),
       "Thermometer's calls are not Money's",
     );
     const methods = await callOk<ReferencesResult>(h, "find_referencing_symbols", {
@@ -175,7 +176,7 @@ describe("Rust (e2e, rust-analyzer)", { skip: skip ?? false }, () => {
       include_kinds: ["Method"],
     });
     assert.deepEqual(
-      methods.files.map((f) => f.relative_path),
+      filesOf(methods).map((f) => f.relative_path),
       ["src/pricing.rs"],
       "Service/price is a Method; main and build_report are Functions",
     );

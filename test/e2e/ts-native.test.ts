@@ -18,6 +18,7 @@ import {
   assertCliBuilt,
   callOk,
   cliPath,
+  filesOf,
   type ReferencesResult,
   type ScalpelHandle,
   type Sym,
@@ -198,7 +199,7 @@ describe("TypeScript 7 native backend: the server's quirks (e2e)", () => {
       relative_path: "src/unicode.ts",
     });
     const main = await readText(fx.dir, "src/main.ts");
-    const file = r.files.find((f) => f.relative_path === "src/main.ts");
+    const file = filesOf(r).find((f) => f.relative_path === "src/main.ts");
     assert.deepEqual(file?.imports, [lineOf(main, "import { café")]);
     // The declaration itself is not a reference.
     const unicode = await readText(fx.dir, "src/unicode.ts");

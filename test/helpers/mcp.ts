@@ -8,10 +8,12 @@ import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { type JSONRPCMessage, JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
+import { type ListedSite, sitesOfFile } from "../../src/references/listing.js";
 import { copyFixture, repoRoot, type TempProject } from "./fixtures.js";
+import { sdkClient } from "./sdk-client.js";
 
 export const cliPath = join(repoRoot, "dist", "src", "cli.js");
 
@@ -227,7 +229,7 @@ export async function startScalpel(opts: StartOptions = {}): Promise<ScalpelHand
     SCALPEL_HOME: process.env.SCALPEL_HOME ?? defaultScalpelHome(),
     ...opts.env,
   });
-  const client = new Client({ name: "scalpel-e2e", version: "0.0.0" });
+  const client = sdkClient("scalpel-e2e");
   try {
     await client.connect(transport, { timeout: CALL_TIMEOUT_MS });
     // Caches every tool's outputSchema, so that callTool validates structuredContent against it.
@@ -338,17 +340,8 @@ export interface Sym {
   detail?: string;
 }
 
-/** One file of find_referencing_symbols' answer: import lines, then sites grouped by container. */
-export interface ReferenceFile {
-  relative_path: string;
-  project?: string | null;
-  secret?: true;
-  imports?: number[];
-  groups?: Array<{
-    container: string | null;
-    sites: Array<{ line: number; column?: number; code?: string }>;
-  }>;
-}
+/** One file of find_referencing_symbols' answer: its path line, then a line per site (src/references/listing.ts). */
+export type ReferenceFile = string;
 
 export interface ReferencesResult {
   symbol: Sym;
@@ -362,31 +355,31 @@ export interface ReferencesResult {
 }
 
 /** One site of a references answer, its file and container spelled out (a test's view, not the wire's). */
-export interface Reference {
-  relative_path: string;
-  line: number;
-  /** Only on a line with more than one site. */
-  column?: number;
-  /** Name path of the containing symbol; null for top-level code and import sites. */
-  container: string | null;
-  code?: string;
-  import?: true;
-  project?: string | null;
-  secret?: true;
+export type Reference = ListedSite;
+
+/** The sites of a references answer in its order (each file: import sites, then the others). */
+export function sitesOf(r: { files: ReferenceFile[] }): Reference[] {
+  return r.files.flatMap(sitesOfFile);
 }
 
-/** The sites of a references answer in its order (each file: import sites, then the groups). */
-export function sitesOf(r: { files: ReferenceFile[] }): Reference[] {
-  return r.files.flatMap((f) => {
-    const common = {
-      relative_path: f.relative_path,
-      ...(f.project !== undefined ? { project: f.project } : {}),
-      ...(f.secret ? { secret: true as const } : {}),
+/** Each file of a references answer read back: its path and project, import lines and other sites. */
+export function filesOf(r: { files: ReferenceFile[] }): Array<{
+  relative_path: string;
+  project?: string | null;
+  secret?: true;
+  imports: number[];
+  sites: Reference[];
+}> {
+  return r.files.map((f) => {
+    const sites = sitesOfFile(f);
+    const first = sites[0]!;
+    return {
+      relative_path: first.relative_path,
+      ...(first.project !== undefined ? { project: first.project } : {}),
+      ...(first.secret ? { secret: true as const } : {}),
+      imports: sites.filter((s) => s.import).map((s) => s.line),
+      sites: sites.filter((s) => !s.import),
     };
-    return [
-      ...(f.imports ?? []).map((line) => ({ ...common, line, container: null, import: true as const })),
-      ...(f.groups ?? []).flatMap((g) => g.sites.map((s) => ({ ...common, ...s, container: g.container }))),
-    ];
   });
 }
 

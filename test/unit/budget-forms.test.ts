@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { z } from "zod";
 import { isImportSite } from "../../src/references/import-sites.js";
-import { groupReferences, referenceUnits } from "../../src/references/listing.js";
+import { groupReferences, referenceUnits, sitesOfFile, withOwnLines } from "../../src/references/listing.js";
 import { type Reference, siteLine } from "../../src/references/sites.js";
 import { findReferencingSymbolsTool } from "../../src/tools/find-referencing-symbols.js";
 import { defineTool, readOnly, type ToolDef } from "../../src/tools/kit/define.js";
@@ -98,7 +98,7 @@ const importSite = (file: string, line: number): Reference => {
   return rest;
 };
 
-test("references render grouped by file and container, import sites counted per file", () => {
+test("references: a file's path once, its import lines, then one line per site", () => {
   const files = groupReferences([
     importSite("src/a.ts", 1),
     site("src/a.ts", 27),
@@ -109,55 +109,50 @@ test("references render grouped by file and container, import sites counted per 
     }),
     site("src/a.ts", 52),
     site("src/a.ts", 52, { column: 30 }),
+    site("src/a.ts", 60, { containing_symbol: null, snippet: "59: const t =\n60:   total();" }),
     importSite("src/b.ts", 2),
     importSite("src/b.ts", 3),
   ]);
-  // The JSON: each file once, its import lines, a group per run of one container, each site its
-  // line and code (a column only where a line holds two sites).
+  // The JSON: each file once, its import lines, each site its line (a column only where a line
+  // holds two, or with context lines), container and code; context lines indented under it.
   const code = "return this.items.reduce((a, b) => a + b, 0);";
   assert.deepEqual(files, [
-    {
-      relative_path: "src/a.ts",
-      imports: [1],
-      groups: [
-        {
-          container: "Cart/total",
-          sites: [
-            { line: 27, code },
-            { line: 28, code },
-          ],
-        },
-        { container: "main", sites: [{ line: 50, code: "total();" }] },
-        {
-          container: "Cart/total",
-          sites: [
-            { line: 52, column: 5, code },
-            { line: 52, column: 30, code },
-          ],
-        },
-      ],
-    },
-    { relative_path: "src/b.ts", imports: [2, 3] },
+    [
+      "src/a.ts  imports: 1",
+      `27  Cart/total  ${code}`,
+      `28  Cart/total  ${code}`,
+      "50  main  total();",
+      `52:5  Cart/total  ${code}`,
+      `52:30  Cart/total  ${code}`,
+      "60:5  (top level)",
+      "    59: const t =",
+      "    60:   total();",
+    ].join("\n"),
+    "src/b.ts  imports: 2, 3",
   ]);
-  assert.equal(referenceUnits.count(files), 8);
-  // A page may end inside a file: imports first, then the groups' sites in order.
+  assert.deepEqual(
+    files.flatMap(sitesOfFile).map((x) => [x.line, x.column, x.container, x.import]),
+    [
+      [1, undefined, null, true],
+      [27, undefined, "Cart/total", undefined],
+      [28, undefined, "Cart/total", undefined],
+      [50, undefined, "main", undefined],
+      [52, 5, "Cart/total", undefined],
+      [52, 30, "Cart/total", undefined],
+      [60, 5, null, undefined],
+      [2, undefined, null, true],
+      [3, undefined, null, true],
+    ],
+  );
+  assert.equal(sitesOfFile(files[0]!).at(-1)?.code, "59: const t =\n60:   total();");
+  assert.equal(withOwnLines(files[0]!).split("\n").at(-1), "60:5  (top level)  total();");
+  assert.equal(referenceUnits.count(files), 9);
+  // A page may end inside a file: imports first, then the sites in order.
   assert.deepEqual(referenceUnits.take(files, 3), [
-    {
-      relative_path: "src/a.ts",
-      imports: [1],
-      groups: [
-        {
-          container: "Cart/total",
-          sites: [
-            { line: 27, code },
-            { line: 28, code },
-          ],
-        },
-      ],
-    },
+    ["src/a.ts  imports: 1", `27  Cart/total  ${code}`, `28  Cart/total  ${code}`].join("\n"),
   ]);
-  assert.deepEqual(referenceUnits.take(files, 7), [files[0], { relative_path: "src/b.ts", imports: [2] }]);
-  for (let n = 0; n <= 8; n++) assert.equal(referenceUnits.count(referenceUnits.take(files, n)), n);
+  assert.deepEqual(referenceUnits.take(files, 8), [files[0], "src/b.ts  imports: 2"]);
+  for (let n = 0; n <= 9; n++) assert.equal(referenceUnits.count(referenceUnits.take(files, n)), n);
   const answer = {
     symbol: {
       name_path: "Cart/total",
@@ -167,21 +162,24 @@ test("references render grouped by file and container, import sites counted per 
       end_line: 30,
     },
     files,
-    total: 8,
+    total: 9,
     complete: true,
   };
   const text = findReferencingSymbolsTool.render(answer as never);
   assert.equal(
     text,
     [
-      "8 references to Cart/total (src/cart.ts:27)",
-      "src/a.ts  (imports: 1)",
-      "  27  Cart/total  return this.items.reduce((a, b) => a + b, 0);",
-      "  28  return this.items.reduce((a, b) => a + b, 0);",
+      "9 references to Cart/total (src/cart.ts:27)",
+      "src/a.ts  imports: 1",
+      `  27  Cart/total  ${code}`,
+      `  28  Cart/total  ${code}`,
       "  50  main  total();",
-      "  52  Cart/total  return this.items.reduce((a, b) => a + b, 0);",
-      "  52  return this.items.reduce((a, b) => a + b, 0);",
-      "src/b.ts  (imports: 2)",
+      `  52:5  Cart/total  ${code}`,
+      `  52:30  Cart/total  ${code}`,
+      "  60:5  (top level)",
+      "      59: const t =",
+      "      60:   total();",
+      "src/b.ts  imports: 2, 3",
     ].join("\n"),
   );
 });

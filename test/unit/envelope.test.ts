@@ -9,7 +9,7 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { z } from "zod";
 import { log } from "../../src/core/log.js";
-import { groupReferences, type ReferenceFile } from "../../src/references/listing.js";
+import { groupReferences, type ReferenceFile, sitesOfFile } from "../../src/references/listing.js";
 import { createServer } from "../../src/server.js";
 import { allTools } from "../../src/tools/index.js";
 import type { ToolDef } from "../../src/tools/kit/define.js";
@@ -342,7 +342,7 @@ describe("paged lists: N of TOTAL, why, and a next call that walks the whole set
     assert.equal(fitted.truncated, true);
     assert.equal(fitted.shown, 40);
     assert.deepEqual(
-      (fitted.files as ReferenceFile[]).flatMap((f) => f.groups!.flatMap((g) => g.sites.map((s) => s.code))),
+      (fitted.files as ReferenceFile[]).flatMap((f) => sitesOfFile(f).map((s) => s.code)),
       references.map((r) => around(r.line)),
       "each site keeps its own line",
     );
