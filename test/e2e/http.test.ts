@@ -14,7 +14,7 @@ import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { copyFixture, type TempProject } from "../helpers/fixtures.js";
 import {
@@ -26,6 +26,7 @@ import {
   isAlive,
   waitForExit,
 } from "../helpers/mcp.js";
+import { sdkClient } from "../helpers/sdk-client.js";
 
 const token = "test-token-4f1c2a";
 
@@ -125,7 +126,7 @@ async function connect(port: number): Promise<{ client: Client; transport: Strea
   const transport = new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`), {
     requestInit: { headers: { Authorization: `Bearer ${token}` } },
   });
-  const client = new Client({ name: "scalpel-http-e2e", version: "0.0.0" });
+  const client = sdkClient("scalpel-http-e2e");
   await client.connect(transport, { timeout: CALL_TIMEOUT_MS });
   await client.listTools();
   return { client, transport };

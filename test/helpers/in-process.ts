@@ -3,11 +3,12 @@
  * that drive a Workspace directly: connecting, calling a tool the way a host reads the result, and
  * closing both with the SCALPEL_HOME the test replaced put back.
  */
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { log } from "../../src/core/log.js";
 import { createServer } from "../../src/server.js";
 import type { Workspace } from "../../src/workspace/workspace.js";
+import { sdkClient } from "./sdk-client.js";
 
 export interface InProcessResult {
   isError: boolean;
@@ -23,7 +24,7 @@ export async function connectInProcess(
 ): Promise<Client> {
   const server = createServer({ workspace, log });
   const [a, b] = InMemoryTransport.createLinkedPair();
-  const client = new Client({ name, version: "0.0.0" });
+  const client = sdkClient(name);
   prepare?.(client);
   await Promise.all([server.connect(a), client.connect(b)]);
   return client;
