@@ -1,4 +1,3 @@
-// @serial rust-analyzer's cargo check races under the runner's load (memories/gotchas.md)
 /**
  * Code actions on Go and Rust through the SDK client, one server per fixture: gopls' organize
  * imports removes an unused import (`go build` passes after), rust-analyzer's "Import …" quick fix
