@@ -49,7 +49,7 @@ export interface CommitOptions {
 
 /** Where to look when an edit may have effects beyond the files its delta checked. */
 export const projectDiagnosticsNote =
-  "This change may affect files beyond those checked; call get_project_diagnostics to see the errors of the whole project.";
+  "Files beyond those checked may be affected: get_project_diagnostics checks the whole project.";
 
 /** Tries for a plan with `recompute` (the first one included) before edit_conflict is returned. */
 export const commitAttempts = 3;

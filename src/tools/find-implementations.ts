@@ -101,10 +101,8 @@ export const findImplementationsTool = defineTool({
     const secret = (r.secret_sites ?? []).map(
       (s) => `  ${s.relative_path}:${s.line} (secret file: content not shown)`,
     );
-    const files = r.implementations.flatMap((f) => [
-      `  ${f.relative_path}:`,
-      f.outline.replace(/^/gm, "    "),
-    ]);
+    // As a directory's overview shows its files: the path, then its symbols indented by 2.
+    const files = r.implementations.flatMap((f) => [`${f.relative_path}:`, f.outline.replace(/^/gm, "  ")]);
     return [head, ...files, ...secret].join("\n");
   },
 });

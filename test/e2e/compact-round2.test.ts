@@ -203,7 +203,7 @@ describe("compact shapes, round 2 (e2e, tsserver, both forms)", () => {
     assert.equal(JSON.stringify(r.structured.implementations).split("src/shapes.ts").length, 2);
     assert.equal(r.text.split("src/shapes.ts").length, 2, r.text);
     assert.match(r.text, /^2 implementations of Base/);
-    assert.match(r.text, /^ {4}Small \[Class\] 4-8$/m);
+    assert.match(r.text, /^ {2}Small \[Class\] 4-8$/m);
   });
 
   it("a directory's overview lists each file's top level as outline lines in both forms", async () => {
