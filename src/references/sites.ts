@@ -19,8 +19,8 @@ import { factKey, type SiteFacts, type SiteTextCache, siteTextCache } from "./si
 
 /**
  * One site as collectReferences finds it (the internal, flat form: safe_delete_symbol and the kind
- * filters read it). The answer groups these by file and container (`groupReferences`), so no site
- * repeats its file, its container or the container's span.
+ * filters read it). The answer gives these by file (`groupReferences`), a line per site, so no
+ * site repeats its file or its container's kind and span.
  */
 export interface Reference {
   relative_path: string;
