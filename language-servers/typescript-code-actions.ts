@@ -18,7 +18,7 @@ interface FileCodeEdits {
   fileName: string;
   textChanges: Array<{ start: TsLocation; end: TsLocation; newText: string }>;
 }
-interface RefactorBody {
+export interface RefactorBody {
   edits?: FileCodeEdits[];
   renameLocation?: TsLocation;
   renameFilename?: string;
@@ -35,7 +35,7 @@ const position = (l: TsLocation) => ({ line: Math.max(0, l.line - 1), character:
  * tsserver's edits as a WorkspaceEdit. Its protocol does not say which files are new ("Move to a
  * new file"): each edited file is created first unless it exists (`ignoreIfExists`), as tsls does.
  */
-function asWorkspaceEdit(edits: readonly FileCodeEdits[]): WorkspaceEdit {
+export function asWorkspaceEdit(edits: readonly FileCodeEdits[]): WorkspaceEdit {
   const documentChanges: WorkspaceEdit["documentChanges"] = [];
   for (const e of edits) {
     const uri = pathToUri(e.fileName);

@@ -15,6 +15,7 @@ import { tscCheck } from "./tsc-check.js";
 import { tsconfigOutDirs } from "./tsconfig-read.js";
 import { typescriptBackend } from "./typescript-backend.js";
 import { typescriptCodeActionCommand } from "./typescript-code-actions.js";
+import { tsserverMoves } from "./typescript-moves.js";
 import { checkFileNow } from "./typescript-diagnostics.js";
 import { askTsserverProject } from "./typescript-project.js";
 import {
@@ -189,6 +190,7 @@ function typescriptAdapterFor(trusted: boolean): LanguageAdapter {
     spec: (root) => spec(root, trusted),
     projectCheck: tscCheck(trusted ? projectTsc : bundledTsc),
     codeActionCommand: typescriptCodeActionCommand,
+    moves: tsserverMoves,
     untrusted: () => typescriptAdapterFor(false),
   };
 }

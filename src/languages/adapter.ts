@@ -19,6 +19,7 @@ import type { Diagnostic, DocumentSymbol } from "vscode-languageserver-protocol"
 import type { LaunchCommand, RequestOptions, ServerSpec } from "../lsp/types.js";
 import type { CodeActionCommand } from "./code-action-command.js";
 import type { DeclarationSyntax } from "./declaration.js";
+import type { Moves } from "./moves.js";
 
 export interface ServerProbe {
   found: boolean;
@@ -141,6 +142,8 @@ export interface LanguageAdapter {
    * any other command of a chosen action is executed and the edits the server sends are collected.
    */
   codeActionCommand?: CodeActionCommand;
+  /** move_file / move_symbol beyond the generic `workspace/willRenameFiles` (see moves.ts). */
+  moves?: Moves;
 }
 
 /** The manifests of one language, read for onboarding (src/onboarding/facts.ts). */

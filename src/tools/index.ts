@@ -23,6 +23,8 @@ import { insertBeforeSymbolTool } from "./insert-before-symbol.js";
 import { type ToolDef, writesFiles } from "./kit/define.js";
 import { listDirTool } from "./list-dir.js";
 import { listMemoriesTool } from "./list-memories.js";
+import { moveFileTool } from "./move-file.js";
+import { moveSymbolTool } from "./move-symbol.js";
 import { onboardingTool } from "./onboarding.js";
 import { readFileTool } from "./read-file.js";
 import { readMemoryTool } from "./read-memory.js";
@@ -61,6 +63,8 @@ export const allTools: readonly ToolDef[] = [
   safeDeleteSymbolTool,
   getCodeActionsTool,
   applyCodeActionTool,
+  moveSymbolTool,
+  moveFileTool,
   undoEditTool,
   getDiagnosticsForFileTool,
   getProjectDiagnosticsTool,
