@@ -6,6 +6,8 @@
  * pending checks have settled; "after" once the checks this write started have run, so one edit's
  * errors are not credited to the next.
  */
+
+import { stat } from "node:fs/promises";
 import type { Location, Diagnostic as LspDiagnostic, Position } from "vscode-languageserver-protocol";
 import { log } from "../core/log.js";
 import type { LspSession } from "../lsp/session.js";
@@ -62,6 +64,9 @@ async function current(
   f: File,
   maxWaitMs: number,
 ): Promise<{ list: Diagnostic[] } | { reason: string }> {
+  // A file the edit creates has no errors before it, one it deletes (a move's old path) none after:
+  // both are compared, not skipped ("no diagnostics" for a new file hid its errors).
+  if (!(await exists(f.abs))) return { list: [] };
   try {
     const { session } = project.pool.sessionFor(f.abs);
     if (session.status !== "ready") return { reason: `the ${session.spec.id} server is not ready` };
@@ -81,6 +86,12 @@ async function current(
     return { reason: `${f.rel}: no diagnostics (server unavailable)` };
   }
 }
+
+const exists = (abs: string) =>
+  stat(abs).then(
+    (st) => st.isFile(),
+    () => false,
+  );
 
 function mapped(project: Project, f: File, list: readonly LspDiagnostic[], text: string): Diagnostic[] {
   const roots = cachedSymbols(project, f.abs, text);

@@ -48,6 +48,8 @@ describe(`moves (e2e, ${native ? "TypeScript 7 native" : "typescript-language-se
       (d) => !(done.incomplete_reason ?? "").includes(d.slice(0, d.indexOf(":"))),
     );
     assert.deepEqual(unnamed, [], "no new errors beyond the files named as not updated");
+    // A created file and a moved file's old path are compared too, not skipped as unreadable.
+    assert.doesNotMatch(done.diagnostics_delta.incomplete_reason ?? "", /no diagnostics/);
     const tsc = runTsc(fx.dir);
     assert.equal(tsc.status, 0, tsc.output);
     await check();
