@@ -349,6 +349,23 @@ describe("contract: every tool through the SDK client, small and over budget", (
       { relative_path: "src/main.ts", start_line: 1, title: "no such action" },
       "error",
     );
+    await check(
+      "move_symbol",
+      {
+        name_path: "unusedThing",
+        relative_path: "src/generated/big.ts",
+        to_file: "src/generated/unused.ts",
+        dry_run: true,
+        max_answer_chars: 200,
+      },
+      "truncated",
+    );
+    await check("move_file", { relative_path: "src/unrelated.ts", to_path: "src/money.ts" }, "error");
+    await check(
+      "move_file",
+      { relative_path: "src/unrelated.ts", to_path: "src/other/unrelated.ts", dry_run: true },
+      "small",
+    );
 
     // Arguments the SDK rejects before scalpel's handler runs come back as coded error results.
     await check("find_symbol", { name_path_pattern: 42 }, "error");
