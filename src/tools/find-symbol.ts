@@ -19,7 +19,7 @@ export const findSymbolTool = defineTool({
   name: "find_symbol",
   title: "Find symbol",
   description:
-    "Finds symbols by name path, project-wide or under relative_path, with optional body and children. Use it instead of text search to locate a definition.",
+    "Finds symbols by name path in the project or under relative_path, with optional body and children. Use it instead of text search for a definition.",
   input: {
     name_path_pattern: z
       .string()
@@ -29,7 +29,7 @@ export const findSymbolTool = defineTool({
     include_body: z.boolean().default(false),
     include_docs: z.boolean().default(false).describe(`whole doc comments of over ${inlineDocLines} lines`),
     substring_matching: z.boolean().default(false).describe("last segment as substring"),
-    include_kinds: kinds.describe("e.g. Class, Method"),
+    include_kinds: kinds,
     exclude_kinds: kinds,
     max_matches: z.number().int().min(1).default(defaultMaxMatches),
     offset,

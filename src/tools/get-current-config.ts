@@ -6,7 +6,7 @@ export const getCurrentConfigTool = defineTool({
   name: "get_current_config",
   title: "Current configuration",
   description:
-    "Active project, language servers (status, pid, restarts), tools, version. For when a language gets no answers.",
+    "Active project, its language servers (status, pid, restarts), tools, version: for when a language gets no answers.",
   input: {},
   output: {
     project: z

@@ -42,7 +42,7 @@ export const getProjectDiagnosticsTool = defineTool({
   name: "get_project_diagnostics",
   title: "Diagnostics of the whole project",
   description:
-    "Runs the project's checks (tsc --noEmit, cargo check, …) over the project or a folder. Use it after a change that may break other files.",
+    "Runs the project's checks (tsc --noEmit, cargo check, …) on it or a folder: after a change that may break other files.",
   input: {
     relative_path: searchScope,
     min_severity: z.enum(severities).default("error"),

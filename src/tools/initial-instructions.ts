@@ -6,7 +6,7 @@ export const initialInstructionsTool = defineTool({
   name: "initial_instructions",
   title: "How to use scalpel",
   description:
-    "The manual for these tools (name paths, shared parameters, complete: false). Call it once per session.",
+    "The manual for these tools (name paths, shared parameters, complete: false); call it once per session.",
   input: {},
   output: { instructions: z.string() },
   annotations: readOnly,

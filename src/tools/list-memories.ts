@@ -5,7 +5,7 @@ import { defineTool, readOnly } from "./kit/define.js";
 export const listMemoriesTool = defineTool({
   name: "list_memories",
   title: "List memories",
-  description: "Lists the project's memories (notes from earlier sessions); none: call onboarding.",
+  description: "Lists the project's memories (notes from earlier sessions); if none, call onboarding.",
   input: {},
   output: {
     memories: z.array(

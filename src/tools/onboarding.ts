@@ -6,7 +6,7 @@ export const onboardingTool = defineTool({
   name: "onboarding",
   title: "Onboarding instructions",
   description:
-    "What to explore in this project and which memories to write. Call it when activate_project recommends it.",
+    "What to explore in this project and which memories to write; call it when activate_project recommends it.",
   input: {},
   output: { instructions: z.string() },
   annotations: readOnly,

@@ -21,7 +21,7 @@ export const readFileTool = defineTool({
   name: "read_file",
   title: "Read a file",
   description:
-    "Reads a text file or a range of lines. For code prefer get_symbols_overview and find_symbol with include_body.",
+    "Reads a text file or a line range. For code prefer get_symbols_overview and find_symbol with include_body.",
   input: {
     relative_path: z.string(),
     start_line: z.number().int().min(1).default(1),

@@ -59,7 +59,7 @@ export const searchForPatternTool = defineTool({
   name: "search_for_pattern",
   title: "Search text by regex",
   description:
-    "Regex search over project text (not ignored, binary or secret files): matching lines with context. For uses of code use find_referencing_symbols.",
+    "Regex search over project text (not ignored, binary or secret files): lines with context. Uses of code: find_referencing_symbols.",
   input: {
     pattern: z.string().min(1).describe("JavaScript regex, flags g and m"),
     relative_path: z.string().default("."),

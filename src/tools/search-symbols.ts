@@ -40,7 +40,7 @@ export const searchSymbolsTool = defineTool({
   input: {
     query: z.string().min(1),
     relative_path: searchScope,
-    include_kinds: kinds.describe("e.g. Class, Method"),
+    include_kinds: kinds,
     exclude_kinds: kinds,
     max_matches: z.number().int().min(1).default(defaultMaxMatches),
     offset,

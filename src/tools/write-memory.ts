@@ -6,7 +6,7 @@ import { assertWritable, memoryName } from "./kit/memory-params.js";
 export const writeMemoryTool = defineTool({
   name: "write_memory",
   title: "Write memory",
-  description: `Saves a markdown note about the project for later sessions (replacing one of the same name). At most ${maxMemoryBytes / 1024} KiB.`,
+  description: `Saves a markdown note about the project for later sessions (same name: replaced). At most ${maxMemoryBytes / 1024} KiB.`,
   input: {
     name: memoryName,
     content: z.string(),

@@ -3,8 +3,8 @@
  * What every session pays before its first call: the tools' names, descriptions and input schemas,
  * and the whole `tools/list` (output schemas included), as a host receives them through the SDK
  * client. Printed, and bounded so that a change that grows them fails here. Issue 19 asks for at
- * most 16,000 and 60,000 characters; the bounds below are what the listing measures now (34 tools:
- * 15,671 and 37,167) with a little slack, and the test fails past them.
+ * most 16,000 and 60,000 characters: the first bound is the issue's (36 tools measure 15,882, the
+ * 32 of issue 19 13,704), the second what the listing measures now (38,970) with a little slack.
  */
 import { strict as assert } from "node:assert";
 import { after, before, describe, it } from "node:test";
@@ -12,7 +12,7 @@ import { makeTempProject, type TempProject } from "../helpers/fixtures.js";
 import { type ScalpelHandle, startScalpel } from "../helpers/mcp.js";
 
 const maxDefinitionChars = 16_000;
-const maxListChars = 40_000;
+const maxListChars = 42_000;
 
 describe("tool definitions (e2e, listTools through the SDK client)", () => {
   let fx: TempProject;

@@ -19,9 +19,12 @@ export const namePath = z.string();
 export const definingFile = z.string();
 
 /** Where a symbol query looks: a file or a folder, the whole project by default. */
-export const searchScope = z.string().default("").describe("file or folder");
+export const searchScope = z.string().default("");
 
-/** Symbol kinds (include_kinds: "e.g. Class, Method"), checked by `checkKinds` (symbols/kinds.ts), which lists the valid ones. */
+/**
+ * Symbol kinds (the server's instructions name the common ones), checked by `checkKinds`
+ * (symbols/kinds.ts), which lists the valid ones.
+ */
 export const kinds = z.array(z.string()).default([]);
 
 export const completeness = {
