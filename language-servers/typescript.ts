@@ -15,8 +15,8 @@ import { tscCheck } from "./tsc-check.js";
 import { tsconfigOutDirs } from "./tsconfig-read.js";
 import { typescriptBackend } from "./typescript-backend.js";
 import { typescriptCodeActionCommand } from "./typescript-code-actions.js";
-import { tsserverMoves } from "./typescript-moves.js";
 import { checkFileNow } from "./typescript-diagnostics.js";
+import { tsserverMoves } from "./typescript-moves.js";
 import { askTsserverProject } from "./typescript-project.js";
 import {
   markTypeAliases,
