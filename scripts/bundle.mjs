@@ -5,14 +5,19 @@
 // (`--version`: 0.95 s unbundled, 0.35 s bundled); every session and every e2e test pays it.
 // TypeScript stays outside the bundle: it is loaded only when a tsconfig is read, by resolution
 // from node_modules as before.
-import { rmSync } from "node:fs";
+import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { build } from "esbuild";
 
 const root = new URL("..", import.meta.url).pathname;
-rmSync(`${root}dist`, { recursive: true, force: true });
-await build({
+const out = join(root, "dist", "src");
+// Each output is written beside the old one, then renamed over it: a session (or a test) starting
+// while the build runs finds the old CLI or the new one, never none (the build used to remove dist/
+// first).
+const built = await build({
+  write: false,
   entryPoints: [`${root}src/cli.ts`],
-  outfile: `${root}dist/src/cli.js`,
+  outfile: join(out, "cli.js"),
   bundle: true,
   platform: "node",
   target: "node20",
@@ -27,3 +32,18 @@ await build({
   },
   logLevel: "warning",
 });
+mkdirSync(out, { recursive: true });
+// The map first, so that a new cli.js never points at an old map.
+for (const file of [...built.outputFiles].sort((a, b) =>
+  a.path.endsWith(".map") ? -1 : b.path.endsWith(".map") ? 1 : 0,
+)) {
+  const tmp = `${file.path}.${process.pid}.tmp`;
+  writeFileSync(tmp, file.contents, { mode: file.path.endsWith(".js") ? 0o755 : 0o644 });
+  renameSync(tmp, file.path);
+}
+// Anything else in dist/ is left from an older build layout (tsc's one file per module).
+for (const name of readdirSync(join(root, "dist")))
+  if (name !== "src") rmSync(join(root, "dist", name), { recursive: true, force: true });
+for (const name of readdirSync(out))
+  if (name !== "cli.js" && name !== "cli.js.map" && !name.endsWith(".tmp"))
+    rmSync(join(out, name), { recursive: true, force: true });
