@@ -9,6 +9,7 @@
 import { strict as assert } from "node:assert";
 import { readdirSync, readFileSync } from "node:fs";
 import { after, before, describe, it } from "node:test";
+import { sitesOfFile } from "../../src/references/listing.js";
 import { hashTree, type TempProject } from "../helpers/fixtures.js";
 import { callOk, type ScalpelHandle, serveFixture, stopServing, type ToolResult } from "../helpers/mcp.js";
 
@@ -21,7 +22,11 @@ interface ServerInfo {
 
 /** Every `file:line` site in an answer, whatever shape groups them (flat list or per file). */
 function sites(value: unknown, file?: string, out: string[] = []): string[] {
-  if (Array.isArray(value)) {
+  // A references answer's file entry is a string: its path line, then a line per site.
+  if (typeof value === "string" && /\n\d/.test(value)) {
+    for (const x of sitesOfFile(value))
+      if (!x.import) out.push(`${x.relative_path}:${x.line}:${x.column ?? ""}`);
+  } else if (Array.isArray(value)) {
     for (const v of value) sites(v, file, out);
   } else if (typeof value === "object" && value !== null) {
     const o = value as Record<string, unknown>;
