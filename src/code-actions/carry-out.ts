@@ -46,6 +46,12 @@ async function actionEdits(
   if (!command) return { edits };
   const outcome = await adapter.codeActionCommand?.(session, command, { signal });
   if (outcome === undefined) {
+    if (!adapter.editOnlyCommands?.includes(command.command)) {
+      throw new AppError(
+        "not_supported",
+        `"${action.title}" was not applied: it runs the server's command '${command.command}', and scalpel runs only commands known to send their edit back to it (others may write files themselves or run the project's code, past its checks and undo). Nothing was written.`,
+      );
+    }
     const ran = await session.executeCollectingEdits(command.command, command.arguments ?? [], { signal });
     return { edits: [...edits, ...ran.edits] };
   }

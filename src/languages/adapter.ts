@@ -142,6 +142,13 @@ export interface LanguageAdapter {
    * any other command of a chosen action is executed and the edits the server sends are collected.
    */
   codeActionCommand?: CodeActionCommand;
+  /**
+   * Server commands known to change files only by sending their edit back (`workspace/applyEdit`),
+   * which then goes through the one writer: the only commands apply_code_action executes. Any
+   * other command may write files itself or run the repository's code (gopls' "Run tests", its
+   * `go mod tidy`), past the sandbox, the secret check and undo: refused.
+   */
+  editOnlyCommands?: readonly string[];
   /** move_file / move_symbol beyond the generic `workspace/willRenameFiles` (see moves.ts). */
   moves?: Moves;
 }

@@ -65,6 +65,24 @@ suite("code actions on Go (e2e, gopls)", "go-actions", goSkip, (ctx) => {
     await callOk(h, "undo_edit", { edit_id: done.edit_id });
     assert.deepEqual(await hashTree(fx.dir), pristine);
   });
+
+  it("an action that only runs a server command (gopls' 'Browse documentation') is refused, nothing run or written", async () => {
+    const { fx, h, pristine } = ctx();
+    const listed = await callOk<Actions>(h, "get_code_actions", {
+      relative_path: "report.go",
+      start_line: 1,
+    });
+    const browse = listed.actions.find((a) => a.title.startsWith("Browse documentation"));
+    assert.ok(browse, JSON.stringify(listed.actions));
+    const r = await h.call("apply_code_action", {
+      relative_path: "report.go",
+      start_line: 1,
+      title: browse.title,
+    });
+    assert.equal(r.isError, true, r.text);
+    assert.match(r.text, /not_supported.*'gopls\.doc'.*runs only commands known to send their edit back/s);
+    assert.deepEqual(await hashTree(fx.dir), pristine);
+  });
 });
 
 suite("code actions on Rust (e2e, rust-analyzer)", "rust-actions", rustAnalyzerMissing(), (ctx) => {
