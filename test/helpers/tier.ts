@@ -15,3 +15,11 @@ export function byTier<T>(quick: T, full: T): T {
 export const scaleCase: string | false = fullTier
   ? false
   : "a scale case: it runs in the full tier (npm run test:full, what CI runs)";
+
+/**
+ * `{ skip: fullTierCase(why) }`: a case the quick loop leaves to the full tier because another one
+ * there proves the same path (`why` names it), or it waits on a timing window by design.
+ */
+export function fullTierCase(why: string): string | false {
+  return fullTier ? false : `runs in the full tier (npm run test:full, what CI runs): ${why}`;
+}
