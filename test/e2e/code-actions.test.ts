@@ -1,4 +1,4 @@
-// @backends tsserver native
+// @backends tsserver native:full
 /**
  * get_code_actions and apply_code_action on ts-actions (one folder, one tsconfig per case, so that
  * each case's `tsc -p <folder>` judges that case alone), through the SDK client: the missing-import

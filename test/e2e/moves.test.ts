@@ -1,4 +1,4 @@
-// @backends tsserver native
+// @backends tsserver native:full
 /**
  * move_symbol and move_file on ts-moves through the SDK client, one server for the file: a function
  * moved to a new and to an existing file (tsserver's "Move to file"; the native server has no such
