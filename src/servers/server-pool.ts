@@ -178,6 +178,17 @@ export class ServerPool {
     await Promise.race([bound, Promise.allSettled(sessions.map((s) => s.whenReady(signal)))]);
   }
 
+  /**
+   * Languages whose server is starting or ready, read from the sessions alone: unlike states(), it
+   * resolves no adapter's launch (which runs `rust-analyzer --version` or `gopls version`, synchronously,
+   * for languages the project may not even have).
+   */
+  startedLanguages(): string[] {
+    return [...this.slots.values()]
+      .filter((slot) => slot.session?.status === "starting" || slot.session?.status === "ready")
+      .map((slot) => slot.adapter.id);
+  }
+
   states(): ServerState[] {
     return [...this.slots.values()].map((slot) => {
       const spec = slot.adapter.spec(this.root);

@@ -38,12 +38,7 @@ export function startIndexing(project: IndexedProject): void {
 async function build(project: IndexedProject): Promise<void> {
   const log = project.log.child("index");
   const service = project.symbols;
-  const started = new Set(
-    project.pool
-      .states()
-      .filter((s) => s.status === "starting" || s.status === "ready")
-      .map((s) => s.language),
-  );
+  const started = new Set(project.pool.startedLanguages());
   if (started.size === 0) return;
   const t0 = Date.now();
   const all = await service.codeFiles("");

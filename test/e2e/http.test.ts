@@ -9,6 +9,7 @@
  */
 import { strict as assert } from "node:assert";
 import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
@@ -242,10 +243,21 @@ describe("Streamable HTTP (e2e)", () => {
   });
 
   it("30 bare sessions at once: the cap refuses the excess with 429, and no server starts before a tool needs one", async () => {
+    // Stand-ins for the other languages' servers, which write a line each time they are run: a
+    // session of this TypeScript project has no reason to run them (a background symbol index
+    // build once ran `rust-analyzer --version` and `gopls version` synchronously, seen in CI).
+    const probes = join(home, "probes");
+    const ran = join(probes, "ran.log");
+    await mkdir(probes, { recursive: true });
+    for (const name of ["rust-analyzer", "gopls"]) {
+      await writeFile(join(probes, name), `#!/bin/sh\necho ${name} >> '${ran}'\nexit 1\n`, { mode: 0o755 });
+    }
     const capped = await serve(["--project", a.dir], {
       SCALPEL_HOME: home,
       SCALPEL_HTTP_TOKEN: token,
       SCALPEL_HTTP_MAX_SESSIONS: "5",
+      SCALPEL_RUST_ANALYZER: join(probes, "rust-analyzer"),
+      SCALPEL_GOPLS: join(probes, "gopls"),
     });
     const auth = { Authorization: `Bearer ${token}` };
     try {
@@ -258,6 +270,14 @@ describe("Streamable HTTP (e2e)", () => {
       assert.equal(refused.length, 25);
       assert.match(refused[0]!.body, /limit \(SCALPEL_HTTP_MAX_SESSIONS\)\. Close one/);
       assert.deepEqual(descendants(capped.child.pid!), [], "five initialized sessions started no process");
+      // The sessions' background work (the language count, the symbol index build) runs within
+      // this window; a probe it ran would have left its line.
+      await new Promise((r) => setTimeout(r, 1000));
+      assert.equal(
+        existsSync(ran),
+        false,
+        `a session ran ${existsSync(ran) ? readFileSync(ran, "utf8") : ""}`,
+      );
       // One closed session makes room for a client that works.
       const closed = await rawRequest(capped.port, "DELETE", {
         ...auth,
