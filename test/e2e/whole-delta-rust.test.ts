@@ -23,13 +23,6 @@ import {
 import { otherLanguageOnNativePass, rustAnalyzerMissing } from "../helpers/servers.js";
 
 interface WholeEditResult extends EditResult {
-  diagnostics_delta?: {
-    new: string[];
-    resolved: string[];
-    checked_count: number;
-    complete: boolean;
-    incomplete_reason?: string;
-  };
   possible_missed_sites?: Array<{ relative_path: string; line: number; snippet?: string }>;
   note?: string;
 }
