@@ -93,6 +93,26 @@ test("a run announced before the cancelled one under the same token ends is stil
   assert.deepEqual(await check.settle(), { complete: true });
 });
 
+test("a run ended and another begun just after (a restart) is one wait: settle resolves at the second end", async () => {
+  const check = new PushedCheck({
+    name: "cargo check",
+    progressTitle: /^cargo /,
+    startWithinMs: 1_000,
+    maxWaitMs: 2_000,
+  });
+  check.progress("flycheck/0", { kind: "begin", title: "cargo check" });
+  check.expectRun();
+  const settled = check.settle().then((r) => ({ ...r, at: Date.now() }));
+  const t0 = Date.now();
+  // The cancelled run's end, then the new run's begin 30 ms later, its end 100 ms after that.
+  setTimeout(() => check.progress("flycheck/0", { kind: "end" }), 10);
+  setTimeout(() => check.progress("flycheck/0", { kind: "begin", title: "cargo check" }), 40);
+  setTimeout(() => check.progress("flycheck/0", { kind: "end" }), 140);
+  const r = await settled;
+  assert.equal(r.complete, true);
+  assert.ok(r.at - t0 >= 140, `settled ${r.at - t0} ms in, before the second run ended`);
+});
+
 test("a check still running at the bound gives complete: false with the reason", async () => {
   const check = new PushedCheck({
     name: "cargo check",
