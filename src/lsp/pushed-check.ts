@@ -19,16 +19,6 @@ export interface CheckState {
   missedStart?: boolean;
 }
 
-/**
- * After a run ends, the checker is idle only if nothing more comes this soon. rust-analyzer sends
- * a run's end as it handles it, and publishes the run's last findings only at the end of that turn
- * of its loop, just after; a restarted run (a save during a run) is announced as end then begin,
- * one message after the other. Judged idle at the end itself, an answer could miss the findings
- * or take the gap for quiet: a suspected cause (not confirmed) of a get_diagnostics_for_file that
- * came back complete without cargo check's error, in a CI run of three test files on two cores.
- */
-const quietAfterEndMs = 150;
-
 export class PushedCheck {
   /**
    * Runs begun and not yet ended, per progress token. A count, not a flag: a checker that restarts
@@ -44,6 +34,11 @@ export class PushedCheck {
   private readonly waiters = new Set<() => void>();
 
   constructor(private readonly checker: PushedChecker) {}
+
+  /** After a run's end, how long nothing new must come before the checker counts as idle. */
+  private get quietMs(): number {
+    return this.checker.quietAfterEndMs ?? 0;
+  }
 
   /** A run is due (after a save, or once the server has loaded the workspace). */
   expectRun(at = Date.now()): void {
@@ -79,7 +74,7 @@ export class PushedCheck {
     for (;;) {
       if (signal?.aborted) throw signal.reason instanceof Error ? signal.reason : new Error("aborted");
       const now = Date.now();
-      if (!this.busy && (now >= this.lastEndAt + quietAfterEndMs || now >= deadline)) {
+      if (!this.busy && (now >= this.lastEndAt + this.quietMs || now >= deadline)) {
         if (this.expectedAt <= this.lastBeginAt) return { complete: true };
         // Reported once: the caller decides whether to ask again.
         this.expectedAt = this.lastBeginAt;
@@ -92,7 +87,7 @@ export class PushedCheck {
         };
       }
       const wakeAt = !this.busy
-        ? Math.min(deadline, this.lastEndAt + quietAfterEndMs)
+        ? Math.min(deadline, this.lastEndAt + this.quietMs)
         : this.awaitingStart(now)
           ? Math.min(deadline, this.expectedAt + this.checker.startWithinMs)
           : deadline;

@@ -126,6 +126,11 @@ export interface PushedChecker {
   startWithinMs: number;
   /** Bound on waiting for a run to end; past it the result is `complete: false`. */
   maxWaitMs: number;
+  /**
+   * After a run's end, the checker counts as idle only once nothing new came for this long (its
+   * last findings may follow the end; a restart is an end and a begin). Default 0.
+   */
+  quietAfterEndMs?: number;
   /** The server starts a run once it has loaded the workspace: the first diagnostics wait for it. */
   startsAfterLoad?: boolean;
 }

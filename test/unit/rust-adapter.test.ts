@@ -94,12 +94,9 @@ test("a run announced before the cancelled one under the same token ends is stil
 });
 
 test("a run ended and another begun just after (a restart) is one wait: settle resolves at the second end", async () => {
-  const check = new PushedCheck({
-    name: "cargo check",
-    progressTitle: /^cargo /,
-    startWithinMs: 1_000,
-    maxWaitMs: 2_000,
-  });
+  const spec = declaredSpec();
+  assert.equal(spec.pushedAlongsidePull?.quietAfterEndMs, 150, "the adapter declares the quiet window");
+  const check = new PushedCheck(spec.pushedAlongsidePull!);
   check.progress("flycheck/0", { kind: "begin", title: "cargo check" });
   check.expectRun();
   const settled = check.settle().then((r) => ({ ...r, at: Date.now() }));
