@@ -49,7 +49,9 @@ describe("a folder nested 1,000 levels deep (e2e, typescript-language-server)", 
     await fx?.cleanup();
   });
 
-  it("initialize answers at once, and find_symbol finds a symbol within 10 s", async () => {
+  // The bound is the regression's scale, not a speed target (that is the benchmark's): the cubic
+  // walk took > 600 s here, and a loaded 2-core machine took 10–15 s for the linear one.
+  it("initialize answers at once, and find_symbol finds a symbol within 60 s", async () => {
     const started = Date.now();
     const h = await startScalpel({ project: fx.dir });
     try {
@@ -61,7 +63,7 @@ describe("a folder nested 1,000 levels deep (e2e, typescript-language-server)", 
         name_path_pattern: "shallowHelper",
       });
       const took = Date.now() - asked;
-      assert.ok(took < 10_000, `find_symbol took ${took} ms`);
+      assert.ok(took < 60_000, `find_symbol took ${took} ms`);
       assert.ok(JSON.stringify(r).includes("shallowHelper"), JSON.stringify(r).slice(0, 500));
       const files = await callOk<{ files?: string[] }>(h, "find_file", { file_mask: "bottom.txt" });
       assert.ok(JSON.stringify(files).includes("bottom.txt"), "the walk reaches the bottom");

@@ -16,6 +16,7 @@ import type { ToolDef } from "../../src/tools/kit/define.js";
 import { envelopeShape, outputShapeOf } from "../../src/tools/kit/envelope.js";
 import { cutToFit, fitBudget, renderAnswer, sdkToolError } from "../../src/tools/kit/run.js";
 import { Workspace } from "../../src/workspace/workspace.js";
+import { byTier } from "../helpers/tier.js";
 
 /**
  * A value valid for `schema` with every optional part present, `n` items per top-level array,
@@ -117,10 +118,13 @@ describe("every tool's answer over the budget stays valid and says truncated", (
   const max = 4000;
   for (const def of allTools) {
     test(def.name, () => {
-      // Arrays of 120 with 800-character texts, a single text field of 40 000 (a memory, a file): each
-      // far over the 4,000 budget, so the shrink steps and the generic cut run as they did with
-      // 300 × 1,500, which cost the loop 15 s of CPU).
-      const big = sample(z.object(def.output), 120, 800, 0, 40_000) as Record<string, unknown>;
+      // Arrays of 120 with 800-character texts (40 × 400 in the quick tier), a single text field of
+      // 40 000 (a memory, a file): each far over the 4,000 budget, so the shrink steps and the
+      // generic cut run as they did with 300 × 1,500, which cost the loop 15 s of CPU).
+      const big = sample(z.object(def.output), byTier(40, 120), byTier(400, 800), 0, 40_000) as Record<
+        string,
+        unknown
+      >;
       check(def, big, "sample");
       assert.ok(JSON.stringify(big).length > max, "the sample is over the budget");
       // Each of the tool's own steps, in order, keeps the answer valid.

@@ -27,7 +27,7 @@ import { byTier } from "../helpers/tier.js";
 
 // Each sequence is a fresh random case (a new seed every run): the quick tier still covers every
 // style many times over; the full tier runs the long sweep.
-const sequences = byTier(70, 220);
+const sequences = byTier(40, 220);
 const seed = Number(process.env.SCALPEL_PROPERTY_SEED ?? Math.floor(Math.random() * 2 ** 31));
 
 interface Style {
