@@ -14,11 +14,13 @@
 //   // @backends tsserver native   it runs once per TypeScript backend (SCALPEL_TS_BACKEND)
 //   // @backends tsserver native:full   the same, the native pass in the full tier only
 //   // @serial <why>               it runs alone, after the concurrent jobs (timing-sensitive)
+//   // @alone <why>                a unit file that needs a process of its own (see `groups` below)
 // A job's output is printed whole when it ends; the last line counts every job's tests.
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join, relative } from "node:path";
+import { pathToFileURL } from "node:url";
 import { compileTests } from "../scripts/compile-tests.mjs";
 
 const root = new URL("..", import.meta.url).pathname;
@@ -50,7 +52,7 @@ function tagsOf(file) {
     .split(/[\s,]+/)
     .filter((b) => fullTier || !b.endsWith(":full"))
     .map((b) => b.replace(/:full$/, "")) ?? [undefined];
-  return { backends, serial: /^\/\/ @serial\b/m.test(head) };
+  return { backends, serial: /^\/\/ @serial\b/m.test(head), alone: /^\/\/ @alone\b/m.test(head) };
 }
 
 /**
@@ -98,12 +100,30 @@ if (files.length === 0) {
   process.exit(1);
 }
 
+const width = Number(process.env.SCALPEL_TEST_JOBS ?? Math.max(2, cpus().length * 2));
 const jobs = [...checks];
+// Unit and integration files run several to a process: each of them alone paid node's start and the loading of the
+// modules it imports (0.3–1 s of CPU, 55 files) for tests that take milliseconds. They share one
+// module graph then, so a file that changes what every module sees (a top-level beforeEach, an
+// environment variable a cached probe reads) says `@alone` and keeps a process of its own.
+const grouped = [];
 for (const file of files) {
-  const { backends, serial } = tagsOf(file);
+  const { backends, serial, alone } = tagsOf(file);
+  if (/^test\/(unit|integration)\//.test(file) && !alone && !serial && backends.length === 1 && !backends[0]) {
+    grouped.push(file);
+    continue;
+  }
   for (const backend of backends) jobs.push({ file, backend, serial });
 }
-const width = Number(process.env.SCALPEL_TEST_JOBS ?? Math.max(2, cpus().length * 2));
+const groupCount = Math.min(grouped.length, width);
+for (let g = 0; g < groupCount; g++) {
+  const members = grouped.filter((_, i) => i % groupCount === g);
+  jobs.push({
+    file: `test/unit+integration (${members.length} files, group ${g + 1} of ${groupCount})`,
+    members,
+    serial: false,
+  });
+}
 /** A file still running after this long is killed and fails: CI must get a verdict, not hang. */
 const jobTimeoutS = Number(process.env.SCALPEL_TEST_JOB_TIMEOUT ?? 900);
 
@@ -126,12 +146,7 @@ function runJob(job) {
         ...(cpuFile ? ["-o", cpuFile, "-f", "%U %S", command] : []),
         ...(job.command
           ? commandArgs
-          : [
-              ...runFrom,
-              "--test-force-exit",
-              "--test-reporter=spec",
-              fromTsx ? job.file : compiled.pathOf(job.file),
-            ]),
+          : [...runFrom, "--test-force-exit", "--test-reporter=spec", entryOf(job)]),
       ],
       {
         cwd: root,
@@ -213,10 +228,30 @@ async function pool(list, size) {
   await Promise.all(lanes);
 }
 
+/**
+ * The module a job's process runs: its file, or for a group one that imports each member. Static
+ * imports: every member registers its tests before the first one runs (a test started by an
+ * awaited import ended the run before the next file's were registered).
+ */
+function entryOf(job) {
+  const pathOf = (file) => (fromTsx ? join(root, file) : compiled.pathOf(file));
+  if (!job.members) return fromTsx ? job.file : pathOf(job.file);
+  const entry = join(groupDir, `${job.file.replace(/\W+/g, "-")}.mjs`);
+  writeFileSync(
+    entry,
+    job.members.map((f) => `import ${JSON.stringify(pathToFileURL(pathOf(f)).href)};\n`).join(""),
+  );
+  return entry;
+}
+
 const fromTsx = process.env.SCALPEL_TEST_TSX === "1";
 const runFrom = fromTsx ? ["--import", "tsx"] : ["--enable-source-maps"];
 const compiled = fromTsx ? undefined : await compileTests();
-process.on("exit", () => compiled?.remove());
+const groupDir = mkdtempSync(join(tmpdir(), "scalpel-test-groups-"));
+process.on("exit", () => {
+  compiled?.remove();
+  rmSync(groupDir, { recursive: true, force: true });
+});
 
 /** The machine's CPU time so far, busy and idle, in ms summed over its cores. */
 function machineCpu() {
@@ -233,7 +268,9 @@ const started = Date.now();
 // Longest first, so that the slow e2e files start at once instead of ending the run alone: tier,
 // then the file's size (a fair proxy for how many servers it starts).
 const sizeOf = new Map(
-  jobs.filter((j) => !j.command).map((j) => [j.file, statSync(join(root, j.file)).size]),
+  jobs
+    .filter((j) => !j.command)
+    .map((j) => [j.file, (j.members ?? [j.file]).reduce((n, f) => n + statSync(join(root, f)).size, 0)]),
 );
 const weight = (j) =>
   (j.file.includes("/e2e/") ? 2e9 : j.file.includes("/integration/") ? 1e9 : 0) + sizeOf.get(j.file);

@@ -1,3 +1,4 @@
+// @alone sets SCALPEL_DART, which the adapter's cached probe reads
 // Dart adapter quirks, checked against message shapes from the Dart analysis server's LSP
 // documentation (dart-lang/sdk pkg/analysis_server/tool/lsp_spec/README.md), because no Dart SDK
 // could be installed where this was written.

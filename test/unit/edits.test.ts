@@ -1,3 +1,4 @@
+// @alone its top-level beforeEach/afterEach would run around every test of a shared process
 import * as assert from "node:assert/strict";
 import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";

@@ -1,3 +1,4 @@
+// @alone sets SCALPEL_RUST_ANALYZER, which the adapter's cached probe reads
 // rust-analyzer's readiness (`experimental/serverStatus`) and the `cargo check` tracker, with the
 // message shapes rust-analyzer 0.0.340 sent on test/fixtures/rust-basic. The readiness rule is the
 // one the adapter declares, interpreted by the generic client.
