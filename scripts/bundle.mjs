@@ -1,49 +1,82 @@
-// Builds the CLI as one ES module, dist/src/cli.js (the path the README and every client config
-// name), straight from the TypeScript sources; `npm run typecheck` (part of `npm test`) is the type
-// check. Why one file: Node 20 loads scalpel's ~180 own modules and its dependencies' ~400 one by
-// one, and measured on this machine that cost a session 0.5 s of CPU before it did anything
-// (`--version`: 0.95 s unbundled, 0.35 s bundled); every session and every e2e test pays it.
+// Builds the CLI straight from the TypeScript sources; `npm run typecheck` (part of `npm test`) is
+// the type check. Three files in dist/src:
+// - scalpel.cjs: all of scalpel in one module. Why one: Node 20 loads scalpel's ~180 own modules and
+//   its dependencies' ~400 one by one, and measured on this machine that cost a session 0.5 s of
+//   CPU before it did anything (`--version`: 0.95 s unbundled, 0.35 s bundled). CommonJS, because
+//   only a script (not an ES module) can be compiled with a V8 code cache on Node 20.
+// - scalpel.cjs.<hash>.cache: that code cache, made here by one run of the CLI (src/launch.ts).
+// - cli.js: the command itself (the path the README and every client config name), src/launch.ts.
 // TypeScript stays outside the bundle: it is loaded only when a tsconfig is read, by resolution
 // from node_modules as before.
-import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { build } from "esbuild";
 
 const root = new URL("..", import.meta.url).pathname;
 const out = join(root, "dist", "src");
-// Each output is written beside the old one, then renamed over it: a session (or a test) starting
-// while the build runs finds the old CLI or the new one, never none (the build used to remove dist/
-// first).
-const built = await build({
+const common = {
   write: false,
-  entryPoints: [`${root}src/cli.ts`],
-  outfile: join(out, "cli.js"),
   bundle: true,
   platform: "node",
   target: "node20",
-  format: "esm",
-  external: ["typescript"],
   sourcemap: true,
   minifySyntax: true,
   minifyWhitespace: true,
-  // Dependencies written as CommonJS call require() for Node's own modules; an ES module has none.
-  banner: {
-    js: "import { createRequire as __scalpelRequire } from 'node:module'; const require = __scalpelRequire(import.meta.url);",
-  },
   logLevel: "warning",
-});
+};
+const [scalpel, launcher] = await Promise.all([
+  build({
+    ...common,
+    entryPoints: [`${root}src/cli.ts`],
+    outfile: join(out, "scalpel.cjs"),
+    format: "cjs",
+    external: ["typescript"],
+    // The sources are ES modules: `import.meta.url` (the bundle's own location, from which the
+    // package root and node_modules are found) is the bundle file's URL.
+    define: { "import.meta.url": "__scalpelModuleUrl" },
+    banner: { js: "var __scalpelModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
+  }),
+  build({ ...common, entryPoints: [`${root}src/launch.ts`], outfile: join(out, "cli.js"), format: "esm" }),
+]);
 mkdirSync(out, { recursive: true });
-// The map first, so that a new cli.js never points at an old map.
-for (const file of [...built.outputFiles].sort((a, b) =>
-  a.path.endsWith(".map") ? -1 : b.path.endsWith(".map") ? 1 : 0,
-)) {
+// Each output is written beside the old one, then renamed over it: a session (or a test) starting
+// while the build runs finds the old CLI or the new one, never none. Maps first, so that new code
+// never points at an old map; the bundle before the command that loads it.
+const files = [...scalpel.outputFiles, ...launcher.outputFiles].sort(
+  (a, b) => Number(b.path.endsWith(".map")) - Number(a.path.endsWith(".map")),
+);
+for (const file of files) {
   const tmp = `${file.path}.${process.pid}.tmp`;
-  writeFileSync(tmp, file.contents, { mode: file.path.endsWith(".js") ? 0o755 : 0o644 });
+  writeFileSync(tmp, file.contents, { mode: file.path.endsWith(".map") ? 0o644 : 0o755 });
   renameSync(tmp, file.path);
 }
-// Anything else in dist/ is left from an older build layout (tsc's one file per module).
+
+// The code cache: one run of the CLI that loads and evaluates every module (`tools` lists every
+// definition) writes it at exit, with the functions that run compiled.
+const home = mkdtempSync(join(tmpdir(), "scalpel-build-"));
+const warm = spawnSync(process.execPath, [join(out, "cli.js"), "tools"], {
+  env: { ...process.env, SCALPEL_HOME: home, SCALPEL_CODE_CACHE_OUT: join(out, "scalpel.cjs") },
+  encoding: "utf8",
+});
+rmSync(home, { recursive: true, force: true });
+if (warm.status !== 0) {
+  process.stderr.write(`bundle: the built CLI failed its first run (exit ${warm.status}):\n${warm.stderr}\n`);
+  process.exit(1);
+}
+
+// Anything else in dist/ is left from an older build (tsc's one file per module, an ES module
+// bundle, the cache of an older bundle).
+const bundleText = scalpel.outputFiles.find((f) => f.path.endsWith(".cjs"))?.text ?? "";
+const cacheName = `scalpel.cjs.${createHash("sha256").update(bundleText).digest("hex").slice(0, 16)}.cache`;
+const kept = new Set(["cli.js", "cli.js.map", "scalpel.cjs", "scalpel.cjs.map", cacheName]);
+if (!readdirSync(out).includes(cacheName)) {
+  process.stderr.write(`bundle: the first run of the built CLI wrote no code cache (${cacheName})\n`);
+  process.exit(1);
+}
 for (const name of readdirSync(join(root, "dist")))
   if (name !== "src") rmSync(join(root, "dist", name), { recursive: true, force: true });
 for (const name of readdirSync(out))
-  if (name !== "cli.js" && name !== "cli.js.map" && !name.endsWith(".tmp"))
-    rmSync(join(out, name), { recursive: true, force: true });
+  if (!kept.has(name) && !name.endsWith(".tmp")) rmSync(join(out, name), { recursive: true, force: true });

@@ -8,6 +8,7 @@ import { resolve } from "node:path";
 import { adapters, adaptersFor, probedAdapters } from "../language-servers/index.js";
 import { configFile, readProjectConfig } from "./config/project-config.js";
 import { configDigest, TrustStore, whatTrustWouldEnable } from "./config/trust.js";
+import { codeCacheState } from "./core/startup.js";
 import { version } from "./core/version.js";
 import type { LanguageAdapter } from "./languages/adapter.js";
 
@@ -20,7 +21,10 @@ async function line(adapter: LanguageAdapter, root?: string): Promise<string> {
 }
 
 export async function doctorReport(project?: string, cwd = process.cwd()): Promise<string> {
-  const lines = [`scalpel ${version} on Node ${process.version}`];
+  const cache = codeCacheState();
+  const lines = [
+    `scalpel ${version} on Node ${process.version}${cache ? ` (start-up code cache: ${cache})` : ""}`,
+  ];
   // Probes run one after another: each may start a process, and the output order is the list's.
   for (const adapter of probedAdapters) lines.push(await line(adapter));
   if (project !== undefined) {

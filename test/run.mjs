@@ -109,7 +109,13 @@ const jobs = [...checks];
 const grouped = [];
 for (const file of files) {
   const { backends, serial, alone } = tagsOf(file);
-  if (/^test\/(unit|integration)\//.test(file) && !alone && !serial && backends.length === 1 && !backends[0]) {
+  if (
+    /^test\/(unit|integration)\//.test(file) &&
+    !alone &&
+    !serial &&
+    backends.length === 1 &&
+    !backends[0]
+  ) {
     grouped.push(file);
     continue;
   }

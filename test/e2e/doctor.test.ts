@@ -20,6 +20,8 @@ function doctor(args: string[], env: Record<string, string> = {}) {
 test("doctor lists each built-in server with a version or an install hint", () => {
   const { status, out } = doctor([]);
   assert.equal(status, 0);
+  // The build's V8 code cache (scripts/bundle.mjs) is the one this bundle and this Node accept.
+  assert.match(out, /^scalpel \S+ on Node v[\d.]+ \(start-up code cache: used\)$/m);
   assert.match(out, /^✔ TypeScript \/ JavaScript: typescript-language-server 5\.3\.0/m);
   assert.match(
     out,
