@@ -158,8 +158,10 @@ const waiting: Array<() => void> = [];
 
 async function run(job: Job, bounds: Bounds): Promise<Reply> {
   const started = Date.now();
-  const worker = await acquire(bounds);
-  const left = bounds.timeoutMs - (Date.now() - started);
+  const { worker, bootMs } = await acquire(bounds);
+  // The bound is the pattern's: time spent waiting for a busy pool counts, a new thread's start
+  // does not (on a loaded 2-core machine it took over a second, and `abc`/`b` was "too slow").
+  const left = bounds.timeoutMs - (Date.now() - started - bootMs);
   return new Promise<Reply>((resolve, reject) => {
     let settled = false;
     const finish = (healthy: boolean, settle: () => void) => {
@@ -198,17 +200,28 @@ async function run(job: Job, bounds: Bounds): Promise<Reply> {
   });
 }
 
-/** An idle worker, a new one, or — with `maxWorkers` busy — the next one released. */
-async function acquire(bounds: Bounds): Promise<Worker> {
+/** How long a new worker thread may take to start before the call fails. */
+const bootBoundMs = 30_000;
+
+/** An idle worker, a new one (started: `bootMs`), or — with `maxWorkers` busy — the next one released. */
+async function acquire(bounds: Bounds): Promise<{ worker: Worker; bootMs: number }> {
   const until = Date.now() + bounds.timeoutMs;
   for (;;) {
     const ready = idle.pop();
-    if (ready) return ready;
+    if (ready) return { worker: ready, bootMs: 0 };
     if (live < maxWorkers) {
       live++;
+      const booting = Date.now();
       const worker = new Worker(workerSource, { eval: true, stdout: true, stderr: true });
       worker.unref();
-      return worker;
+      try {
+        await online(worker, bounds.signal);
+      } catch (e) {
+        live--;
+        void worker.terminate();
+        throw e;
+      }
+      return { worker, bootMs: Date.now() - booting };
     }
     if (bounds.signal.aborted) throw new RegexStopped("cancelled");
     if (Date.now() >= until) throw new RegexStopped("busy");
@@ -225,6 +238,31 @@ async function acquire(bounds: Bounds): Promise<Worker> {
       waiting.push(wake);
     });
   }
+}
+
+/** Resolves when the thread runs; rejects when it fails to start, the call is cancelled, or the bound passes. */
+function online(worker: Worker, signal: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const done = (settle: () => void) => {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", onAbort);
+      worker.off("online", onOnline);
+      worker.off("error", onError);
+      settle();
+    };
+    const onOnline = () => done(resolve);
+    const onError = (e: Error) => done(() => reject(new RegexFailed(e.message)));
+    const onAbort = () => done(() => reject(new RegexStopped("cancelled")));
+    const timer = setTimeout(
+      () =>
+        done(() => reject(new RegexFailed(`the regex worker did not start within ${bootBoundMs / 1000} s`))),
+      bootBoundMs,
+    );
+    worker.once("online", onOnline);
+    worker.once("error", onError);
+    signal.addEventListener("abort", onAbort, { once: true });
+    if (signal.aborted) onAbort();
+  });
 }
 
 function release(worker: Worker, healthy: boolean): void {
