@@ -102,33 +102,58 @@ if (files.length === 0) {
 
 const width = Number(process.env.SCALPEL_TEST_JOBS ?? Math.max(2, cpus().length * 2));
 const jobs = [...checks];
-// Unit and integration files run several to a process: each of them alone paid node's start and the loading of the
-// modules it imports (0.3–1 s of CPU, 55 files) for tests that take milliseconds. They share one
-// module graph then, so a file that changes what every module sees (a top-level beforeEach, an
-// environment variable a cached probe reads) says `@alone` and keeps a process of its own.
-const grouped = [];
+// Files run several to a process: each alone paid node's start, the loading of the modules it
+// imports and the compiling of the output schemas its client validates (0.3–1 s of CPU a file) —
+// for unit tests that take milliseconds, for e2e files that mostly wait on their servers. A process
+// then shares its module graph and the tests' default SCALPEL_HOME (test/helpers/mcp.ts), so a file
+// that changes what every module sees (a top-level hook, an environment variable a cached probe
+// reads) or that reads the home or the machine's processes says `@alone` and keeps its own. A group
+// runs its files one after another; the lanes stay as many.
+const unitGroup = [];
+const e2eGroups = new Map(); // backend → files
 for (const file of files) {
   const { backends, serial, alone } = tagsOf(file);
-  if (
-    /^test\/(unit|integration)\//.test(file) &&
-    !alone &&
-    !serial &&
-    backends.length === 1 &&
-    !backends[0]
-  ) {
-    grouped.push(file);
-    continue;
+  for (const backend of backends) {
+    if (alone || serial) jobs.push({ file, backend, serial });
+    else if (/^test\/(unit|integration)\//.test(file) && !backend) unitGroup.push(file);
+    else if (file.startsWith("test/e2e/")) e2eGroups.set(backend, [...(e2eGroups.get(backend) ?? []), file]);
+    else jobs.push({ file, backend, serial });
   }
-  for (const backend of backends) jobs.push({ file, backend, serial });
 }
-const groupCount = Math.min(grouped.length, width);
+const groupCount = Math.min(unitGroup.length, width);
 for (let g = 0; g < groupCount; g++) {
-  const members = grouped.filter((_, i) => i % groupCount === g);
+  const members = unitGroup.filter((_, i) => i % groupCount === g);
   jobs.push({
     file: `test/unit+integration (${members.length} files, group ${g + 1} of ${groupCount})`,
     members,
     serial: false,
   });
+}
+/** e2e files per process (SCALPEL_TEST_E2E_GROUP): the biggest files spread over the groups first. */
+const perE2eGroup = Number(process.env.SCALPEL_TEST_E2E_GROUP ?? 3);
+for (const [backend, list] of e2eGroups) {
+  const bySize = [...list].sort((a, b) => statSync(join(root, b)).size - statSync(join(root, a)).size);
+  const groups = Array.from({ length: Math.ceil(list.length / perE2eGroup) }, () => ({ files: [], size: 0 }));
+  for (const file of bySize) {
+    const lightest = groups.reduce((a, b) => (b.size < a.size ? b : a));
+    lightest.files.push(file);
+    lightest.size += statSync(join(root, file)).size;
+  }
+  for (const g of groups) {
+    const names = g.files.map((f) => f.replace(/^test\/e2e\/|\.test\.ts$/g, ""));
+    jobs.push({
+      file: g.files.length === 1 ? g.files[0] : `test/e2e/{${names.join(",")}}`,
+      ...(g.files.length > 1 ? { members: g.files } : {}),
+      backend,
+      serial: false,
+    });
+  }
+}
+// SCALPEL_TEST_LIST=1: print the jobs (what runs in which process) and run none.
+if (process.env.SCALPEL_TEST_LIST === "1") {
+  for (const j of jobs)
+    console.log(`${j.file}${j.backend ? ` [${j.backend}]` : ""}${j.serial ? " (serial)" : ""}`);
+  process.exit(0);
 }
 /** A file still running after this long is killed and fails: CI must get a verdict, not hang. */
 const jobTimeoutS = Number(process.env.SCALPEL_TEST_JOB_TIMEOUT ?? 900);
@@ -242,7 +267,7 @@ async function pool(list, size) {
 function entryOf(job) {
   const pathOf = (file) => (fromTsx ? join(root, file) : compiled.pathOf(file));
   if (!job.members) return fromTsx ? job.file : pathOf(job.file);
-  const entry = join(groupDir, `${job.file.replace(/\W+/g, "-")}.mjs`);
+  const entry = join(groupDir, `${job.file.replace(/\W+/g, "-")}-${job.backend ?? "any"}.mjs`);
   writeFileSync(
     entry,
     job.members.map((f) => `import ${JSON.stringify(pathToFileURL(pathOf(f)).href)};\n`).join(""),

@@ -1,3 +1,4 @@
+// @alone it counts the machine's processes (a server another file left running would be one)
 // @tsserver-only the walks and the start-up are scalpel's, not the server's: one backend is enough
 /**
  * A repository with a folder nested 1,000 levels deep (#18, acceptance 4). The ignore-rule walk

@@ -1,3 +1,4 @@
+// @alone it trusts projects or reads trust in the tests' default SCALPEL_HOME, shared in a group
 /**
  * Go end to end over the built CLI against a real gopls, on a module without dependencies
  * (test/fixtures/go-basic): a struct with pointer- and value-receiver methods called from another

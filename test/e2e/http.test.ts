@@ -1,3 +1,4 @@
+// @alone it counts the processes its sessions start and listens on a port
 // @tsserver-only scalpel's own behaviour (protocol, limits, security), not the server's: one backend is enough
 /**
  * `scalpel mcp --http`: the built CLI served over Streamable HTTP, driven by the official SDK

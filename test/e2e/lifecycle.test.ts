@@ -1,3 +1,4 @@
+// @alone it counts the machine's processes (a server another file left running would be one)
 // @backends tsserver native
 /**
  * Process lifecycle and protocol hygiene of the built CLI in stdio mode:

@@ -1,3 +1,4 @@
+// @alone it trusts projects or reads trust in the tests' default SCALPEL_HOME, shared in a group
 /**
  * Python end to end over the built CLI against a real pyright (the built-in adapter,
  * language-servers/python.ts), on a small package without dependencies (test/fixtures/python-basic):

@@ -1,3 +1,4 @@
+// @alone it counts the machine's processes (a server another file left running would be one)
 // @tsserver-only scalpel's own behaviour (protocol, limits, security), not the server's: one backend is enough
 /**
  * Acceptance 4 of issue #10 over the built CLI and a real typescript-language-server: SIGKILL of

@@ -1,3 +1,4 @@
+// @alone it trusts projects or reads trust in the tests' default SCALPEL_HOME, shared in a group
 // @tsserver-only scalpel's own behaviour (protocol, limits, security), not the server's: one backend is enough
 /**
  * Unknown parameters are refused, not dropped, on both ways in (e2e, the built CLI): through the

@@ -1,3 +1,4 @@
+// @alone it trusts projects or reads trust in the tests' default SCALPEL_HOME, shared in a group
 /**
  * Project trust over the built CLI, driven by the SDK client: a hostile repository (a declared
  * "server" that is a shell command, a repo-shipped tsserver and tsc, a crate whose build.rs and

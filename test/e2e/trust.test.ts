@@ -1,3 +1,4 @@
+// @alone it trusts projects or reads trust in the tests' default SCALPEL_HOME, shared in a group
 /**
  * Project trust over the built CLI, driven by the SDK client: after `scalpel trust` a declared
  * server runs; editing its command withdraws that trust; `--trust` lasts one session; what may be

@@ -1,3 +1,4 @@
+// @alone it trusts projects or reads trust in the tests' default SCALPEL_HOME, shared in a group
 // @tsserver-only it chooses each backend itself
 /**
  * TypeScript 7's native server as the `typescript` backend, over the built CLI: which backend a
