@@ -383,30 +383,39 @@ export function filesOf(r: { files: ReferenceFile[] }): Array<{
   });
 }
 
-/** Files with an `outline` (find_implementations, a directory's overview): `name_path [kind] start-end` lines. */
-export interface OutlineFile {
-  relative_path: string;
-  outline: string;
+/** A file's outline (find_implementations, a directory's overview): its path, then `name_path [kind] start-end` lines. */
+export type OutlineFile = string;
+
+/** An overview entry: an outline string, or a file with its symbols as objects. */
+export type OverviewFile = OutlineFile | { relative_path: string; symbols: Sym[] };
+
+/** Each entry of an overview read back: its path, and its symbols (from the outline lines, or as given). */
+export function overviewFiles(
+  files: readonly OverviewFile[],
+): Array<{ relative_path: string; symbols: Sym[]; outline?: string }> {
+  return files.map((f) => {
+    if (typeof f !== "string") return f;
+    const [relative_path = "", ...lines] = f.split("\n");
+    return { relative_path, symbols: outlineSymbols([f]), outline: lines.join("\n") };
+  });
 }
 
-/** The symbols of outline lines, each with its file (a test's view, not the wire's). */
+/** The symbols of outline entries, each with its file (a test's view, not the wire's). */
 export function outlineSymbols(files: readonly OutlineFile[]): Sym[] {
-  return files.flatMap((f) =>
-    f.outline
-      .split("\n")
-      .filter((l) => l !== "")
-      .map((l) => {
-        const m = /^(\S+) \[(\w+)\] (\d+)-(\d+)$/.exec(l);
-        if (!m) throw new Error(`not an outline line: ${l}`);
-        return {
-          relative_path: f.relative_path,
-          name_path: m[1]!,
-          kind: m[2]!,
-          start_line: Number(m[3]),
-          end_line: Number(m[4]),
-        };
-      }),
-  );
+  return files.flatMap((f) => {
+    const [relative_path = "", ...lines] = f.split("\n");
+    return lines.map((l) => {
+      const m = /^(\S+) \[(\w+)\] (\d+)(?:-(\d+))?$/.exec(l);
+      if (!m) throw new Error(`not an outline line: ${l}`);
+      return {
+        relative_path,
+        name_path: m[1]!,
+        kind: m[2]!,
+        start_line: Number(m[3]),
+        end_line: Number(m[4] ?? m[3]),
+      };
+    });
+  });
 }
 
 /** One file of search_for_pattern's answer: its matching lines. */
