@@ -16,6 +16,7 @@ import { lineOf, linesOf } from "../helpers/anchors.js";
 import { makeTempProject, readText, type TempProject, writeTsconfig } from "../helpers/fixtures.js";
 import {
   callOk,
+  editedFiles,
   type OutlineFile,
   outlineSymbols,
   parseDiagnostics,
@@ -62,13 +63,7 @@ const shapes = [
 interface Edit {
   applied: boolean;
   edit_id?: string;
-  files: Array<{
-    relative_path: string;
-    added_lines: number;
-    removed_lines: number;
-    sites?: number;
-    lines?: number[];
-  }>;
+  files: string[];
   diff?: string;
   diagnostics_delta?: {
     new: string[];
@@ -147,7 +142,8 @@ describe("compact shapes, round 2 (e2e, tsserver, both forms)", () => {
     const e = r.structured;
     assert.equal(e.applied, true);
     assert.equal(e.diff, undefined, "the caller's own text is not echoed");
-    assert.deepEqual(e.files, [
+    assert.deepEqual(e.files, ["src/lib.ts (+2 -2) 1 site, at line 1"]);
+    assert.deepEqual(editedFiles(e), [
       { relative_path: "src/lib.ts", added_lines: 2, removed_lines: 2, sites: 1, lines: [1] },
     ]);
     assert.doesNotMatch(r.text, /^(---|\+\+\+|@@) /m, "no diff in the text either");
@@ -175,7 +171,7 @@ describe("compact shapes, round 2 (e2e, tsserver, both forms)", () => {
       show_diff: true,
     });
     assert.match(shown.diff ?? "", /^\+ {2}return "1";$/m);
-    assert.equal(shown.files[0]?.sites, undefined, "with the diff, no summary");
+    assert.equal(editedFiles(shown)[0]?.sites, undefined, "with the diff, no summary");
     await callOk(h, "undo_edit", { edit_id: shown.edit_id });
     const dry: ToolResult<Edit> = await h.call("replace_symbol_body", {
       name_path: "price",
@@ -275,19 +271,20 @@ describe("compact shapes, round 2 (e2e, tsserver, both forms)", () => {
     });
     assert.equal(r.isError, false, r.text);
     assert.equal(r.structured.applied, true);
-    assert.deepEqual(r.structured.files.map((f) => f.relative_path).sort(), [
-      "src/a.ts",
-      "src/b.ts",
-      "src/util/schedule.ts",
-    ]);
+    assert.deepEqual(
+      editedFiles(r.structured)
+        .map((f) => f.relative_path)
+        .sort(),
+      ["src/a.ts", "src/b.ts", "src/util/schedule.ts"],
+    );
     const b = await readText(tmp.dir, "src/b.ts");
     assert.equal(linesOf(b, "runLater(").length, 2);
     assert.match(b, /^import \{ runLater \} from '\.\/util\/schedule';$/m, "module paths are not renamed");
     assert.equal((await readText(tmp.dir, "src/util/schedule.ts")).split("runLater").length, 4);
     assert.equal(r.structured.possible_missed_sites, undefined, JSON.stringify(r.structured));
     assert.doesNotMatch(r.text, /Possible missed sites/);
-    assert.match(r.structured.note ?? "", /2 imports still name a module path containing 'schedule'/);
-    assert.match(r.text, /2 imports still name a module path containing 'schedule'/);
+    assert.match(r.structured.note ?? "", /2 imports keep 'schedule' in their module path/);
+    assert.match(r.text, /2 imports keep 'schedule' in their module path/);
     assert.equal(
       r.structured.diagnostics_delta?.new.length,
       0,

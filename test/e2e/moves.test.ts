@@ -9,7 +9,14 @@
 import { strict as assert } from "node:assert";
 import { after, before, describe, it } from "node:test";
 import { hashTree, readText, runTsc, type TempProject } from "../helpers/fixtures.js";
-import { callOk, type EditResult, type ScalpelHandle, serveFixture, stopServing } from "../helpers/mcp.js";
+import {
+  callOk,
+  type EditResult,
+  editedFiles,
+  type ScalpelHandle,
+  serveFixture,
+  stopServing,
+} from "../helpers/mcp.js";
 
 const native = process.env.SCALPEL_TS_BACKEND === "native";
 
@@ -122,7 +129,7 @@ describe(`moves (e2e, ${native ? "TypeScript 7 native" : "typescript-language-se
     // tsserver's refactor stays in the tsconfig's project: the script is named, not silently left.
     assert.equal(r.complete, false);
     assert.match(r.incomplete_reason ?? "", /scripts\/check\.ts/);
-    assert.ok(r.files.some((f) => f.relative_path === "src/lib/clamp.ts"));
+    assert.ok(editedFiles(r).some((f) => f.relative_path === "src/lib/clamp.ts"));
   });
 
   it("move_symbol to an existing file appends it there", async () => {

@@ -18,6 +18,7 @@ import {
   callOk,
   type Diagnostic,
   type EditResult,
+  editedFiles,
   type FindSymbolResult,
   filesOf,
   flatten,
@@ -276,12 +277,12 @@ describe("Rust (e2e, rust-analyzer)", { skip: skip ?? false }, () => {
       new_name: "scale",
     });
     assert.equal(r.applied, true);
-    assert.deepEqual(r.files.map((f) => f.relative_path).sort(), [
-      "src/main.rs",
-      "src/money.rs",
-      "src/pricing.rs",
-      "src/report.rs",
-    ]);
+    assert.deepEqual(
+      editedFiles(r)
+        .map((f) => f.relative_path)
+        .sort(),
+      ["src/main.rs", "src/money.rs", "src/pricing.rs", "src/report.rs"],
+    );
     const thermo = await readText(fx.dir, "src/thermo.rs");
     assert.equal(
       (thermo.match(/multiply_by_rate/g) ?? []).length,

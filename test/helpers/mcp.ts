@@ -11,6 +11,7 @@ import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { type JSONRPCMessage, JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
+import { type FileChange, readFileChange } from "../../src/commit/edit-result.js";
 import { type ListedSite, sitesOfFile } from "../../src/references/listing.js";
 import { copyFixture, repoRoot, type TempProject } from "./fixtures.js";
 import { sdkClient } from "./sdk-client.js";
@@ -463,10 +464,16 @@ export function parseDiagnostics(lines: readonly string[]): Diagnostic[] {
   });
 }
 
+/** An edit's files read back: path, added and removed lines, sites and lines (a test's view, not the wire's). */
+export function editedFiles(r: { files: readonly string[] }): FileChange[] {
+  return r.files.map(readFileChange);
+}
+
 export interface EditResult {
   applied: boolean;
   edit_id?: string;
-  files: Array<{ relative_path: string; added_lines: number; removed_lines: number }>;
+  /** One line each, `PATH (+A -R)[ N sites, at lines …]`: `editedFiles`. */
+  files: string[];
   diff?: string;
   diagnostics_delta?: {
     /** One line each (`path:line:column severity [code] source: message (in Symbol)`): `parseDiagnostics`. */

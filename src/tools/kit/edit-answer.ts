@@ -3,7 +3,7 @@
  * text: the diff cut at whole files, a dry run's `next` call, a broken build's flood of diagnostics.
  */
 
-import { editResultShape, summariseFiles } from "../../commit/edit-result.js";
+import { editResultShape, readFileChange, summariseFiles } from "../../commit/edit-result.js";
 import { plural } from "../../core/words.js";
 import { cutPatches, parsePatches } from "../../edits/diff.js";
 import { type Answer, nextCall } from "./envelope.js";
@@ -25,7 +25,12 @@ function cutDiff(r: EditResult, fullDiff: string, budget: number, more: string, 
   const patches = parsePatches(fullDiff);
   const cut = cutPatches(patches, budget, jsonLength);
   // After an earlier cut, a file whose diff is gone already carries its sites: count it too.
-  const summarised = new Set(r.files.filter((f) => f.sites !== undefined).map((f) => f.relative_path));
+  const summarised = new Set(
+    r.files
+      .map(readFileChange)
+      .filter((f) => f.sites !== undefined)
+      .map((f) => f.relative_path),
+  );
   const total = summarised.size + patches.filter((p) => !summarised.has(p.path)).length;
   const { diff: _diff, ...rest } = r;
   const files = summariseFiles(r.files, fullDiff, cut.diff);
@@ -40,7 +45,7 @@ function cutDiff(r: EditResult, fullDiff: string, budget: number, more: string, 
   };
 }
 
-const readTheRest = "Read the changed lines with read_file (files[].lines says where).";
+const readTheRest = "Read the changed lines with read_file (files says at which lines).";
 
 /** Halves the shown diff at whole files; the first step also records which files are left out. */
 function halveDiff(r: EditResult): EditResult {
@@ -146,16 +151,7 @@ export function renderEditResult(r: EditResult): string {
   if (!r.applied) out.push(`Dry run: nothing was written. The edit would change ${count}:`);
   else if (r.files.length === 0) out.push("Applied; no file content changed.");
   else out.push(`Applied edit ${r.edit_id ?? ""} to ${count}:`.replace("  ", " "));
-  for (const f of r.files) {
-    // A rename's files give counts only (no lines): "3 sites", never "at lines , …".
-    const lines = f.lines ?? [];
-    const at =
-      lines.length === 0
-        ? ""
-        : `, at line${lines.length === 1 ? "" : "s"} ${lines.join(", ")}${f.sites !== undefined && f.sites > lines.length ? ", …" : ""}`;
-    const where = f.sites === undefined ? "" : ` ${plural(f.sites, "site")}${at}`;
-    out.push(`  ${f.relative_path} (+${f.added_lines} -${f.removed_lines})${where}`);
-  }
+  for (const f of r.files) out.push(`  ${f}`);
   if (r.diff) out.push("", r.diff.trimEnd());
   const delta = r.diagnostics_delta;
   if (delta) {
