@@ -83,15 +83,22 @@ function symbolName(sym: SymbolLike): string {
 
 interface EditAnswer {
   edit_id?: string;
-  /** Each diagnostic one line, `path:line:column severity …` (src/diagnostics/diagnostic.ts). */
+  /** A line per diagnostic, `path:line:column severity …`, the same elsewhere after ` — also at ` (src/diagnostics/diagnostic.ts). */
   diagnostics_delta?: { new: string[]; complete: boolean };
 }
 
-/** The file and line a delta's diagnostic line starts with. */
-function deltaSite(line: string): string {
-  const m = /^(?:(.+?):)?(\d+):\d+ /.exec(line);
-  if (!m) throw new Error(`not a diagnostic line: ${line}`);
-  return siteKey(m[1] ?? SIG_FILE, Number(m[2]));
+/**
+ * The files and lines a delta's diagnostic line names: where it starts, and the places after
+ * ` — also at ` (the same diagnostic elsewhere).
+ */
+function deltaSites(line: string): string[] {
+  const [head = "", also] = line.split(" — also at ");
+  const places = [head, ...(also === undefined ? [] : also.split(", "))];
+  return places.map((place) => {
+    const m = /^(?:(.+?):)?(\d+):\d+(?: |$)/.exec(place);
+    if (!m) throw new Error(`not a diagnostic line: ${line}`);
+    return siteKey(m[1] ?? SIG_FILE, Number(m[2]));
+  });
 }
 interface ProjectDiagnosticsAnswer {
   files: Array<{ relative_path: string; diagnostics: Array<{ line: number }> }>;
@@ -347,7 +354,7 @@ const signature: Task = {
       body: SIG_NEW,
     });
     const delta = r.structured.diagnostics_delta;
-    const found = (delta?.new ?? []).map(deltaSite);
+    const found = (delta?.new ?? []).flatMap(deltaSites);
     if (!delta?.complete) {
       // The delta could not compare everything: the agent checks the project, as the note says.
       const p = await s.call<ProjectDiagnosticsAnswer>("get_project_diagnostics", {});

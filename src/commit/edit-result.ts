@@ -3,7 +3,7 @@
  * delta and the leftovers to check. The tools' kit fits it to the budget and renders it.
  */
 import { z } from "zod";
-import { type Diagnostic, diagnosticLine } from "../diagnostics/diagnostic.js";
+import { type Diagnostic, diagnosticLines } from "../diagnostics/diagnostic.js";
 import type { FileChange as WrittenFile } from "../edits/apply.js";
 import { parsePatches } from "../edits/diff.js";
 
@@ -62,7 +62,9 @@ export const editResultShape = {
     .object({
       new: z
         .array(z.string())
-        .describe("one line each: `path:line:column severity [code]: message (in Symbol)`"),
+        .describe(
+          "one line each: `path:line:column severity [code]: message (in Symbol)`; the same diagnostic elsewhere follows as ` — also at path:line:column, …`",
+        ),
       resolved: z.array(z.string()),
       checked_count: z
         .number()
@@ -99,11 +101,11 @@ export const editResultShape = {
 
 export const editResultSchema = z.object(editResultShape);
 
-/** The delta as an edit answers it: each diagnostic one line (`diagnosticLine`). */
+/** The delta as an edit answers it: a line per diagnostic, those saying the same in one (`diagnosticLines`). */
 export function deltaAnswer<D extends { new: Diagnostic[]; resolved: Diagnostic[] }>(
   delta: D,
 ): Omit<D, "new" | "resolved"> & { new: string[]; resolved: string[] } {
-  return { ...delta, new: delta.new.map(diagnosticLine), resolved: delta.resolved.map(diagnosticLine) };
+  return { ...delta, new: diagnosticLines(delta.new), resolved: diagnosticLines(delta.resolved) };
 }
 export type EditResult = z.infer<typeof editResultSchema>;
 

@@ -11,8 +11,15 @@ import {
 } from "../references/locations.js";
 import { requireSupport } from "../servers/support.js";
 import { resolveSymbol } from "../symbols/access.js";
-import { outlineFile, outlineFileSchema, outlineLine, renderOutlineFiles } from "../symbols/outline.js";
-import { symbolSchema, toSymbolResult } from "../symbols/result.js";
+import {
+  outlineFile,
+  outlineFileSchema,
+  outlineLine,
+  renderOutlineFiles,
+  symbolLine,
+  symbolLineSchema,
+} from "../symbols/outline.js";
+import { toSymbolResult } from "../symbols/result.js";
 import { symbolAt } from "../symbols/tree.js";
 import { defineTool, readOnly } from "./kit/define.js";
 import { completeness, definingFile, namePath } from "./kit/params.js";
@@ -26,7 +33,7 @@ export const findImplementationsTool = defineTool({
     relative_path: definingFile,
   },
   output: {
-    symbol: symbolSchema,
+    symbol: symbolLineSchema,
     implementations: z
       .array(outlineFileSchema)
       .describe(
@@ -80,7 +87,7 @@ export const findImplementationsTool = defineTool({
       byFile.set(path.rel, lines);
     }
     return {
-      symbol: toSymbolResult(node, file.path.rel, { depth: 0 }),
+      symbol: symbolLine(toSymbolResult(node, undefined, { depth: 0 }), file.path.rel),
       implementations: [...byFile].map(([path, lines]) => outlineFile(path, lines)),
       ...(secretSites.length > 0 ? { secret_sites: secretSites } : {}),
       ...completenessOf(file.session),
@@ -88,7 +95,7 @@ export const findImplementationsTool = defineTool({
   },
   render(r) {
     const count = r.implementations.reduce((n, f) => n + f.split("\n").length - 1, 0);
-    const head = `${plural(count, "implementation")} of ${r.symbol.name_path}${r.complete ? "" : ` (incomplete: ${r.incomplete_reason})`}`;
+    const head = `${plural(count, "implementation")} of ${r.symbol}${r.complete ? "" : ` (incomplete: ${r.incomplete_reason})`}`;
     const secret = (r.secret_sites ?? []).map(
       (s) => `  ${s.relative_path}:${s.line} (secret file: content not shown)`,
     );

@@ -13,6 +13,7 @@ import {
   callOk,
   type EditResult,
   editedFiles,
+  parseDiagnostics,
   type ScalpelHandle,
   serveFixture,
   stopServing,
@@ -51,8 +52,8 @@ describe(`moves (e2e, ${native ? "TypeScript 7 native" : "typescript-language-se
     assert.ok(done.edit_id);
     assert.ok(done.diagnostics_delta, "a move reports its diagnostics delta");
     // The only new errors may be in files the answer names as not updated.
-    const unnamed = done.diagnostics_delta.new.filter(
-      (d) => !(done.incomplete_reason ?? "").includes(d.slice(0, d.indexOf(":"))),
+    const unnamed = parseDiagnostics(done.diagnostics_delta.new).filter(
+      (d) => !(done.incomplete_reason ?? "").includes(d.relative_path ?? ""),
     );
     assert.deepEqual(unnamed, [], "no new errors beyond the files named as not updated");
     // A created file and a moved file's old path are compared too, not skipped as unreadable.

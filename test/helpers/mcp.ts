@@ -345,7 +345,8 @@ export interface Sym {
 export type ReferenceFile = string;
 
 export interface ReferencesResult {
-  symbol: Sym;
+  /** `name_path [kind] path:start-end` */
+  symbol: string;
   files: ReferenceFile[];
   complete: boolean;
   incomplete_reason?: string;
@@ -443,15 +444,19 @@ export interface Diagnostic {
   relative_path?: string;
 }
 
-/** An edit delta's diagnostic lines, read back into their fields (a test's view, not the wire's). */
+/**
+ * An edit delta's diagnostic lines, read back into their fields (a test's view, not the wire's); a
+ * line that names more places (` — also at path:line:column (in Symbol), …`) gives one per place.
+ */
 export function parseDiagnostics(lines: readonly string[]): Diagnostic[] {
-  return lines.map((line) => {
+  return lines.flatMap((whole) => {
+    const [line = "", also] = whole.split(" — also at ");
     const m =
       /^(?:(.+?):)?(\d+):(\d+) (error|warning|information|hint)(?: \[([^\]]+)\])?(?: ([^:]+))?: ([\s\S]*?)(?: \(in (.+)\))?$/.exec(
         line,
       );
-    if (!m) throw new Error(`not a diagnostic line: ${line}`);
-    return {
+    if (!m) throw new Error(`not a diagnostic line: ${whole}`);
+    const first: Diagnostic = {
       severity: m[4]!,
       line: Number(m[2]),
       column: Number(m[3]),
@@ -461,6 +466,19 @@ export function parseDiagnostics(lines: readonly string[]): Diagnostic[] {
       ...(m[8] !== undefined ? { symbol: m[8] } : {}),
       ...(m[1] !== undefined ? { relative_path: m[1] } : {}),
     };
+    const others = (also === undefined ? [] : also.split(", ")).map((place): Diagnostic => {
+      const p = /^(?:(.+?):)?(\d+):(\d+)(?: \(in (.+)\))?$/.exec(place);
+      if (!p) throw new Error(`not a diagnostic's place: ${place} in ${whole}`);
+      const { symbol: _s, relative_path: _p, ...shared } = first;
+      return {
+        ...shared,
+        line: Number(p[2]),
+        column: Number(p[3]),
+        ...(p[4] !== undefined ? { symbol: p[4] } : {}),
+        ...(p[1] !== undefined ? { relative_path: p[1] } : {}),
+      };
+    });
+    return [first, ...others];
   });
 }
 

@@ -7,7 +7,7 @@ import { test } from "node:test";
 import { z } from "zod";
 import { isImportSite } from "../../src/references/import-sites.js";
 import { groupReferences, referenceUnits, sitesOfFile, withOwnLines } from "../../src/references/listing.js";
-import { type Reference, siteLine } from "../../src/references/sites.js";
+import { maxSiteLine, type Reference, siteLine } from "../../src/references/sites.js";
 import { findReferencingSymbolsTool } from "../../src/tools/find-referencing-symbols.js";
 import { defineTool, readOnly, type ToolDef } from "../../src/tools/kit/define.js";
 import { fitBudget, renderAnswer } from "../../src/tools/kit/run.js";
@@ -154,13 +154,7 @@ test("references: a file's path once, its import lines, then one line per site",
   assert.deepEqual(referenceUnits.take(files, 8), [files[0], "src/b.ts  imports: 2"]);
   for (let n = 0; n <= 9; n++) assert.equal(referenceUnits.count(referenceUnits.take(files, n)), n);
   const answer = {
-    symbol: {
-      name_path: "Cart/total",
-      kind: "Method",
-      relative_path: "src/cart.ts",
-      start_line: 27,
-      end_line: 30,
-    },
+    symbol: "Cart/total [Method] src/cart.ts:27-30",
     files,
     total: 9,
     complete: true,
@@ -169,7 +163,7 @@ test("references: a file's path once, its import lines, then one line per site",
   assert.equal(
     text,
     [
-      "9 references to Cart/total (src/cart.ts:27)",
+      "9 references to Cart/total [Method] src/cart.ts:27-30",
       "src/a.ts  imports: 1",
       `  27  Cart/total  ${code}`,
       `  28  Cart/total  ${code}`,
@@ -215,15 +209,16 @@ test("import sites: import/export-from statements, single- and multi-line; not o
   assert.ok(!isImportSite(src, 10));
 });
 
-test("a long site line is cut to 100 characters that still show the site", () => {
+test("a long site line is cut to maxSiteLine (80) characters that still show the site", () => {
   const short = "    return total(cart);";
   assert.equal(siteLine(short, 11), "return total(cart);");
   const long = `  const x = ${"a + ".repeat(40)}total(cart) + ${"b + ".repeat(20)}c;`;
   const at = long.indexOf("total(");
   const cut = siteLine(long, at);
-  assert.ok(cut.length <= 100, `${cut.length}`);
+  assert.equal(maxSiteLine, 80);
+  assert.ok(cut.length <= maxSiteLine, `${cut.length}`);
   assert.ok(cut.includes("total(cart)"), cut);
   assert.ok(cut.startsWith("…") && cut.endsWith("…"), cut);
   const early = siteLine(`${long}`, 2);
-  assert.ok(early.startsWith("const x =") && early.endsWith("…") && early.length === 100, early);
+  assert.ok(early.startsWith("const x =") && early.endsWith("…") && early.length === maxSiteLine, early);
 });

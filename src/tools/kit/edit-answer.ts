@@ -5,6 +5,7 @@
 
 import { editResultShape, readFileChange, summariseFiles } from "../../commit/edit-result.js";
 import { plural } from "../../core/words.js";
+import { diagnosticCount } from "../../diagnostics/diagnostic.js";
 import { cutPatches, parsePatches } from "../../edits/diff.js";
 import { type Answer, nextCall } from "./envelope.js";
 import { maxAnswerChars } from "./params.js";
@@ -69,7 +70,7 @@ export const editResultShrink: Array<(r: EditResult) => EditResult> = [
             new: r.diagnostics_delta.new.slice(0, shrunkDeltaItems),
             resolved: r.diagnostics_delta.resolved.slice(0, shrunkDeltaItems),
           },
-          hint: `${r.hint ? `${r.hint} ` : ""}All but the first ${shrunkDeltaItems} diagnostics of each kind were left out because the answer is large; call get_diagnostics_for_file on the touched files for the full list.`,
+          hint: `${r.hint ? `${r.hint} ` : ""}All but the first ${shrunkDeltaItems} lines of diagnostics of each kind were left out because the answer is large; call get_diagnostics_for_file on the touched files for the full list.`,
         }
       : r,
 ];
@@ -145,6 +146,8 @@ export const editOutput = {
   fit: fitEdit,
 };
 
+const sum = (counts: number[]) => counts.reduce((n, c) => n + c, 0);
+
 export function renderEditResult(r: EditResult): string {
   const out: string[] = [];
   const count = plural(r.files.length, "file");
@@ -157,10 +160,11 @@ export function renderEditResult(r: EditResult): string {
   if (delta) {
     if (delta.new.length === 0 && delta.resolved.length === 0) out.push("", "Diagnostics: no change.");
     if (delta.new.length > 0) {
-      out.push("", `New diagnostics (${delta.new.length}):`);
+      out.push("", `New diagnostics (${sum(delta.new.map(diagnosticCount))}):`);
       for (const d of delta.new) out.push(`  ${d}`);
     }
-    if (delta.resolved.length > 0) out.push("", `Resolved diagnostics: ${delta.resolved.length}`);
+    if (delta.resolved.length > 0)
+      out.push("", `Resolved diagnostics: ${sum(delta.resolved.map(diagnosticCount))}`);
     out.push(`Checked ${plural(delta.checked_count, "file")}.`);
     if (!delta.complete)
       out.push(`Delta incomplete: ${delta.incomplete_reason ?? "some files were not checked"}`);
