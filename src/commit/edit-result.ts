@@ -40,10 +40,10 @@ export function fileChangeLine(f: FileChange): string {
 
 const fileChangePattern = /^(.*) \(\+(\d+) -(\d+)\)(?: (\d+) sites?(?:, at lines? ([\d, ]+?)(?:, …)?)?)?$/;
 
-/** A file's line read back (fileChangeLine's inverse). */
-export function readFileChange(line: string): FileChange {
+/** A file's line read back (fileChangeLine's inverse); undefined for a line it did not write. */
+export function readFileChange(line: string): FileChange | undefined {
   const m = fileChangePattern.exec(line);
-  if (!m) throw new Error(`not an edited file's line: ${line}`);
+  if (!m) return undefined;
   return {
     relative_path: m[1]!,
     added_lines: Number(m[2]),
@@ -127,8 +127,8 @@ export function summariseFiles(
   const shown = new Map(parsePatches(shownDiff).map((p) => [p.path, p.hunks.length]));
   return files.map((line) => {
     const f = readFileChange(line);
-    const p = whole.get(f.relative_path);
-    if (!p || shown.get(f.relative_path) === p.hunks.length) return line;
+    const p = f && whole.get(f.relative_path);
+    if (!f || !p || shown.get(f.relative_path) === p.hunks.length) return line;
     const sites = withLines ? { sites: p.sites, lines: p.lines.slice(0, listedLines) } : { sites: p.sites };
     return fileChangeLine({ ...f, ...sites });
   });

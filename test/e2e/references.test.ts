@@ -61,16 +61,25 @@ describe("find_referencing_symbols (e2e, typescript-language-server)", () => {
 
   it("says each file and container once: no site repeats a field of its parent", () => {
     const json = JSON.stringify(result.files);
-    // Each file's path once, at the head of its entry; each site one line of its own.
+    // Each file's path once, at the head of its entry; each line of sites one line of its own.
     for (const f of result.files) {
       const [head, ...sites] = f.split("\n");
       assert.equal(json.split(`"${head!.split(" ")[0]}`).length - 1, 1, head);
-      for (const site of sites) assert.match(site, /^\d+(:\d+)? {2}/, site);
+      for (const site of sites) assert.match(site, /^\d+(:\d+(,\d+)*)? {2}/, site);
     }
     assert.equal(json.split("src/wallet.ts").length - 1, 1, "one entry for wallet.ts's four sites");
     const wallet = filesOf(result).find((f) => f.relative_path === "src/wallet.ts")!;
     const chain = wallet.sites.filter((x) => x.column !== undefined);
     assert.equal(chain.length, 2, "the two calls of the chain on one line carry their columns");
+    const line = chain[0]!.line;
+    assert.equal(
+      result.files
+        .join("\n")
+        .split("\n")
+        .filter((l) => l.startsWith(`${line}:`)).length,
+      1,
+      "the chain's line is quoted once, with both columns",
+    );
   });
 
   it("contains none of the same-named unrelated methods' calls", async () => {

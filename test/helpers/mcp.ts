@@ -484,7 +484,11 @@ export function parseDiagnostics(lines: readonly string[]): Diagnostic[] {
 
 /** An edit's files read back: path, added and removed lines, sites and lines (a test's view, not the wire's). */
 export function editedFiles(r: { files: readonly string[] }): FileChange[] {
-  return r.files.map(readFileChange);
+  return r.files.map((line) => {
+    const f = readFileChange(line);
+    if (!f) throw new Error(`not an edited file's line: ${line}`);
+    return f;
+  });
 }
 
 export interface EditResult {

@@ -98,7 +98,7 @@ const importSite = (file: string, line: number): Reference => {
   return rest;
 };
 
-test("references: a file's path once, its import lines, then one line per site", () => {
+test("references: a file's path once, its import lines, then one line per line of sites", () => {
   const files = groupReferences([
     importSite("src/a.ts", 1),
     site("src/a.ts", 27),
@@ -113,8 +113,8 @@ test("references: a file's path once, its import lines, then one line per site",
     importSite("src/b.ts", 2),
     importSite("src/b.ts", 3),
   ]);
-  // The JSON: each file once, its import lines, each site its line (a column only where a line
-  // holds two, or with context lines), container and code; context lines indented under it.
+  // The JSON: each file once, its import lines, each line of sites its line (columns only where a
+  // line holds two, or with context lines), container and code; context lines indented under it.
   const code = "return this.items.reduce((a, b) => a + b, 0);";
   assert.deepEqual(files, [
     [
@@ -122,8 +122,7 @@ test("references: a file's path once, its import lines, then one line per site",
       `27  Cart/total  ${code}`,
       `28  Cart/total  ${code}`,
       "50  main  total();",
-      `52:5  Cart/total  ${code}`,
-      `52:30  Cart/total  ${code}`,
+      `52:5,30  Cart/total  ${code}`,
       "60:5  (top level)",
       "    59: const t =",
       "    60:   total();",
@@ -153,6 +152,8 @@ test("references: a file's path once, its import lines, then one line per site",
   ]);
   assert.deepEqual(referenceUnits.take(files, 8), [files[0], "src/b.ts  imports: 2"]);
   for (let n = 0; n <= 9; n++) assert.equal(referenceUnits.count(referenceUnits.take(files, n)), n);
+  // A page may end inside a line of sites: its first columns.
+  assert.equal(String(referenceUnits.take(files, 5)[0]).split("\n").at(-1), `52:5  Cart/total  ${code}`);
   const answer = {
     symbol: "Cart/total [Method] src/cart.ts:27-30",
     files,
@@ -168,8 +169,7 @@ test("references: a file's path once, its import lines, then one line per site",
       `  27  Cart/total  ${code}`,
       `  28  Cart/total  ${code}`,
       "  50  main  total();",
-      `  52:5  Cart/total  ${code}`,
-      `  52:30  Cart/total  ${code}`,
+      `  52:5,30  Cart/total  ${code}`,
       "  60:5  (top level)",
       "      59: const t =",
       "      60:   total();",
@@ -221,4 +221,20 @@ test("a long site line is cut to maxSiteLine (80) characters that still show the
   assert.ok(cut.startsWith("…") && cut.endsWith("…"), cut);
   const early = siteLine(`${long}`, 2);
   assert.ok(early.startsWith("const x =") && early.endsWith("…") && early.length === maxSiteLine, early);
+});
+
+test("references: sites of one line share it only within one container", () => {
+  const [file] = groupReferences([
+    site("src/c.ts", 5, { containing_symbol: { name_path: "a", kind: "Variable" } }),
+    site("src/c.ts", 5, { column: 20, containing_symbol: { name_path: "b", kind: "Variable" } }),
+  ]);
+  const code = "return this.items.reduce((a, b) => a + b, 0);";
+  assert.equal(file, ["src/c.ts", `5:5  a  ${code}`, `5:20  b  ${code}`].join("\n"));
+  assert.deepEqual(
+    sitesOfFile(file!).map((x) => [x.line, x.column, x.container]),
+    [
+      [5, 5, "a"],
+      [5, 20, "b"],
+    ],
+  );
 });

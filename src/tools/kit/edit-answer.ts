@@ -29,8 +29,8 @@ function cutDiff(r: EditResult, fullDiff: string, budget: number, more: string, 
   const summarised = new Set(
     r.files
       .map(readFileChange)
-      .filter((f) => f.sites !== undefined)
-      .map((f) => f.relative_path),
+      .filter((f) => f?.sites !== undefined)
+      .map((f) => f!.relative_path),
   );
   const total = summarised.size + patches.filter((p) => !summarised.has(p.path)).length;
   const { diff: _diff, ...rest } = r;
