@@ -20,6 +20,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { sitesOfFile } from "../../src/references/listing.js";
+import { readOutlineFile } from "../../src/symbols/outline.js";
 import { type AgentTools, type GrepHit, tscErrorSites } from "./agent-tools.js";
 import type { ScalpelRoute } from "./scalpel-route.js";
 import { lineKeys, siteKey } from "./score.js";
@@ -82,34 +83,45 @@ function symbolName(sym: SymbolLike): string {
 
 interface EditAnswer {
   edit_id?: string;
-  /** Each diagnostic one line, `path:line:column severity …` (src/diagnostics/diagnostic.ts). */
+  /** A line per diagnostic, `path:line:column severity …`, the same elsewhere after ` — also at ` (src/diagnostics/diagnostic.ts). */
   diagnostics_delta?: { new: string[]; complete: boolean };
 }
 
-/** The file and line a delta's diagnostic line starts with. */
-function deltaSite(line: string): string {
-  const m = /^(?:(.+?):)?(\d+):\d+ /.exec(line);
-  if (!m) throw new Error(`not a diagnostic line: ${line}`);
-  return siteKey(m[1] ?? SIG_FILE, Number(m[2]));
+/**
+ * The files and lines a delta's diagnostic line names: where it starts, and the places after
+ * ` — also at ` (the same diagnostic elsewhere).
+ */
+function deltaSites(line: string): string[] {
+  const [head = "", also] = line.split(" — also at ");
+  const places = [head, ...(also === undefined ? [] : also.split(", "))];
+  return places.map((place) => {
+    const m = /^(?:(.+?):)?(\d+):\d+(?: |$)/.exec(place);
+    if (!m) throw new Error(`not a diagnostic line: ${line}`);
+    return siteKey(m[1] ?? SIG_FILE, Number(m[2]));
+  });
 }
 interface ProjectDiagnosticsAnswer {
   files: Array<{ relative_path: string; diagnostics: Array<{ line: number }> }>;
 }
+/** A file's outline: its path, then one `name_path [kind] start-end` line per symbol (src/symbols/outline.ts). */
+type OutlineFile = string;
 interface OverviewAnswer {
-  files: Array<{ relative_path: string; symbols?: SymbolLike[]; outline?: string }>;
+  /** An outline, or a file with its symbols as objects. */
+  files: Array<OutlineFile | { relative_path: string; symbols: SymbolLike[] }>;
   next?: string;
 }
 interface ImplementationsAnswer {
-  /** Grouped by file: one `name_path [kind] start-end` line per implementation. */
-  implementations: Array<{ relative_path: string; outline: string }>;
+  /** Grouped by file. */
+  implementations: OutlineFile[];
 }
 
-/** The names of an outline's `name_path [kind] start-end` lines. */
-function outlineNames(outline: string | undefined): string[] {
+/** `file:name` of each symbol an outline entry lists. */
+function outlineKeys(entry: OutlineFile): string[] {
+  const { relative_path, lines } = readOutlineFile(entry);
   const out: string[] = [];
-  for (const line of (outline ?? "").split("\n")) {
-    const m = /^\s*(\S+) \[/.exec(line);
-    if (m) out.push(symbolName({ name_path: m[1]!, start_line: 0, end_line: 0 }));
+  for (const line of lines) {
+    const m = /^(\S+) \[/.exec(line);
+    if (m) out.push(`${relative_path}:${symbolName({ name_path: m[1]!, start_line: 0, end_line: 0 })}`);
   }
   return out;
 }
@@ -342,7 +354,7 @@ const signature: Task = {
       body: SIG_NEW,
     });
     const delta = r.structured.diagnostics_delta;
-    const found = (delta?.new ?? []).map(deltaSite);
+    const found = (delta?.new ?? []).flatMap(deltaSites);
     if (!delta?.complete) {
       // The delta could not compare everything: the agent checks the project, as the note says.
       const p = await s.call<ProjectDiagnosticsAnswer>("get_project_diagnostics", {});
@@ -378,9 +390,9 @@ const overview: Task = {
     const pages = await s.paged<OverviewAnswer>("get_symbols_overview", { relative_path: OVERVIEW_DIR });
     const out: string[] = [];
     for (const f of pages.flatMap((p) => p.structured.files)) {
-      for (const sym of f.symbols ?? []) out.push(`${f.relative_path}:${symbolName(sym)}`);
-      // A directory at depth 0 (or a degraded overview) lists `name_path [kind] start-end` lines.
-      for (const name of outlineNames(f.outline)) out.push(`${f.relative_path}:${name}`);
+      // A directory at depth 0 (or a degraded overview) lists outlines.
+      if (typeof f === "string") out.push(...outlineKeys(f));
+      else for (const sym of f.symbols) out.push(`${f.relative_path}:${symbolName(sym)}`);
     }
     return out;
   },
@@ -413,9 +425,7 @@ const subclasses: Task = {
       name_path: "ZodType",
       relative_path: ABSTRACT_FILE,
     });
-    return r.structured.implementations.flatMap((f) =>
-      outlineNames(f.outline).map((name) => `${f.relative_path}:${name}`),
-    );
+    return r.structured.implementations.flatMap(outlineKeys);
   },
 };
 

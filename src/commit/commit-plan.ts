@@ -12,7 +12,13 @@ import { journalFiles } from "../edits/journal.js";
 import type { EditPlan } from "../edits/plan.js";
 import type { CallContext } from "../project/call-context.js";
 import { refuseRedactedText } from "../security/secret-gate.js";
-import { appliedDiffMaxChars, deltaAnswer, type EditResult, summariseFiles } from "./edit-result.js";
+import {
+  appliedDiffMaxChars,
+  deltaAnswer,
+  type EditResult,
+  fileChangeLine,
+  summariseFiles,
+} from "./edit-result.js";
 
 export interface CommitOptions {
   /** The tool making the edit, for the journal. */
@@ -33,8 +39,8 @@ export interface CommitOptions {
   /** The edit may change files' errors beyond any reference list (a rename). */
   wide?: boolean;
   /**
-   * false: an applied edit's diff is not echoed, only where each file changed (files[].sites,
-   * lines). For edits whose new text the caller sent itself (a symbol's body): measured on rxjs,
+   * false: an applied edit's diff is not echoed, only where each file changed (its line in files:
+   * sites, lines). For edits whose new text the caller sent itself (a symbol's body): measured on rxjs,
    * replace_symbol_body's echo was 546 of 3,017 characters and told the agent only what it wrote.
    * A dry run always shows the diff.
    */
@@ -48,8 +54,7 @@ export interface CommitOptions {
 }
 
 /** Where to look when an edit may have effects beyond the files its delta checked. */
-export const projectDiagnosticsNote =
-  "Files beyond those checked may be affected: get_project_diagnostics checks the whole project.";
+export const projectDiagnosticsNote = "Files not checked may be affected: call get_project_diagnostics.";
 
 /** Tries for a plan with `recompute` (the first one included) before edit_conflict is returned. */
 export const commitAttempts = 3;
@@ -103,7 +108,7 @@ export async function commitPlan(
       );
     }
   }
-  const files = applied.files;
+  const files = applied.files.map(fileChangeLine);
   if (dryRun || !snapshot) return { applied: false, files, diff: applied.diff };
   const result: EditResult = { applied: true, edit_id: newEditId(), files };
   // Awaited: once the caller has an edit_id, undo_edit finds it, also after a restart.

@@ -6,12 +6,14 @@
  * each site is one line.
  *
  *   src/cart.ts  imports: 1, 3            the path (` [project: p]`, ` (secret file)` where so),
- *   27  Cart/total  return this.sum();     then each site: its line (`:column` where a line holds
- *   52:5  main  total();                   two), its containing symbol (`(top level)` for none)
- *   52:30  main  total();                  and its own line, trimmed; with context lines the
- *   60  main                               numbered lines around it follow, indented 4; a secret
- *       59: const t =                      file's sites are their line numbers only.
- *       60:   total();
+ *   27  Cart/total  return this.sum();     then each line of sites: its line (`:columns` where it
+ *   52:5,30  main  total(total());         holds more than one), its containing symbol (`(top
+ *   60  main                               level)` for none) and its own text, trimmed; with context
+ *       59: const t =                      lines the numbered lines around it follow, indented 4; a
+ *       60:   total();                     secret file's sites are their line numbers only.
+ *
+ * Sites of one line in one container share that line (rxjs `partition`: two 80-character windows
+ * of the same line for `innerFrom(source)` twice); paging still counts sites.
  */
 import { z } from "zod";
 import { type Reference, siteLine } from "./sites.js";
@@ -19,7 +21,7 @@ import { type Reference, siteLine } from "./sites.js";
 export const referenceFileSchema = z
   .string()
   .describe(
-    "a file: its path (imports: the lines of its import sites), then a line per site: LINE[:COLUMN]  CONTAINER  CODE",
+    "a file: its path (imports: the lines of its import sites), then a line per line of sites: LINE[:COLUMNS]  CONTAINER  CODE",
   );
 export type ReferenceFile = z.infer<typeof referenceFileSchema>;
 
@@ -27,7 +29,7 @@ export type ReferenceFile = z.infer<typeof referenceFileSchema>;
 const topLevel = "(top level)";
 const continuation = "    ";
 const headerPattern = /^(.*?)(?: \[project: (.*?)\])?( \(secret file\))?(?: {2}imports: ([\d, ]+))?$/;
-const sitePattern = /^(\d+)(?::(\d+))?(?: {2}(.+?)(?: {2}(.*))?)?$/;
+const sitePattern = /^(\d+)(?::(\d+(?:,\d+)*))?(?: {2}(.+?)(?: {2}(.*))?)?$/;
 
 /** The site's own line out of a numbered snippet (`27: code`); a one-line snippet is already that. */
 export function ownLine(snip: string, line: number, column: number): string {
@@ -49,7 +51,11 @@ export function listable(refs: readonly Reference[], max: number): readonly Refe
   let least = 0;
   for (let i = 0; i < refs.length; i++) {
     const r = refs[i]!;
+    const prev = refs[i - 1];
     if (r.import) least += String(r.line).length;
+    // A site on the line of the one before may share its line: it costs its column at least.
+    else if (prev && !prev.import && prev.relative_path === r.relative_path && prev.line === r.line)
+      least += String(r.column).length;
     else {
       const code = r.snippet === undefined ? "" : ownLine(r.snippet, r.line, r.column);
       least += String(r.line).length + code.length;
@@ -59,11 +65,12 @@ export function listable(refs: readonly Reference[], max: number): readonly Refe
   return refs;
 }
 
-/** One site's line (and its context lines). */
-function siteText(r: Reference, column: boolean, code: string | undefined): string {
+/** One line of sites (its first site's code, and its context lines); `columns` where the line holds several. */
+function siteText(r: Reference, columns: number[] | undefined, code: string | undefined): string {
   // Context lines keep the column too: the step that drops them windows a long own line around it.
   const context = code?.includes("\n") === true;
-  const at = `${r.line}${column || context ? `:${r.column}` : ""}`;
+  const cols = columns ?? (context ? [r.column] : undefined);
+  const at = `${r.line}${cols ? `:${cols.join(",")}` : ""}`;
   if (r.secret) return at;
   const head = `${at}  ${r.containing_symbol?.name_path ?? topLevel}`;
   if (code === undefined) return head;
@@ -87,9 +94,20 @@ export function groupReferences(refs: readonly Reference[]): ReferenceFile[] {
     const lines = [
       `${first.relative_path}${project}${first.secret ? " (secret file)" : ""}${imports.length > 0 ? `  imports: ${imports.join(", ")}` : ""}`,
     ];
-    for (const r of here) {
-      if (r.import) continue;
-      lines.push(siteText(r, (perLine.get(r.line) ?? 0) > 1, r.snippet));
+    const others = here.filter((r) => !r.import);
+    for (let k = 0; k < others.length; ) {
+      const r = others[k]!;
+      const container = r.containing_symbol?.name_path;
+      let end = k + 1;
+      while (
+        end < others.length &&
+        others[end]!.line === r.line &&
+        others[end]!.containing_symbol?.name_path === container
+      )
+        end++;
+      const several = (perLine.get(r.line) ?? 0) > 1;
+      lines.push(siteText(r, several ? others.slice(k, end).map((x) => x.column) : undefined, r.snippet));
+      k = end;
     }
     files.push(lines.join("\n"));
     i = j;
@@ -145,18 +163,19 @@ export function sitesOfFile(file: ReferenceFile): ListedSite[] {
   };
   return [
     ...imports.map((line) => ({ ...common, line, container: null, import: true as const })),
-    ...sites.map((text) => {
+    ...sites.flatMap((text) => {
       const [first = "", ...more] = text.split("\n");
       const s = sitePattern.exec(first);
       const container = s?.[3];
       const code = more.length > 0 ? more.map((l) => l.slice(continuation.length)).join("\n") : s?.[4];
-      return {
+      const site = {
         ...common,
         line: Number(s?.[1]),
-        ...(s?.[2] !== undefined ? { column: Number(s[2]) } : {}),
         container: container === undefined || container === topLevel ? null : container,
         ...(code !== undefined ? { code } : {}),
       };
+      if (s?.[2] === undefined) return [site];
+      return s[2].split(",").map((c) => ({ ...site, column: Number(c) }));
     }),
   ];
 }
@@ -169,32 +188,51 @@ export function withOwnLines(file: ReferenceFile): ReferenceFile {
     if (more.length === 0) return text;
     const s = sitePattern.exec(first);
     const code = more.map((l) => l.slice(continuation.length)).join("\n");
-    return `${first}  ${ownLine(code, Number(s?.[1]), Number(s?.[2] ?? 1))}`;
+    return `${first}  ${ownLine(code, Number(s?.[1]), Number.parseInt(s?.[2] ?? "1", 10))}`;
   });
   return unparse({ ...p, sites });
 }
 
-/** Paging counts sites, not files: a page may end inside a file (its imports first, then its sites). */
+/** How many sites a line of sites stands for: its columns (one without). */
+function siteCount(text: string): number {
+  const cols = sitePattern.exec(text.split("\n")[0] ?? "")?.[2];
+  return cols === undefined ? 1 : cols.split(",").length;
+}
+
+/** The line of sites with its first `n` columns only. */
+function firstSites(text: string, n: number): string {
+  return text.replace(
+    /^(\d+):([\d,]+)/,
+    (_, line: string, cols: string) => `${line}:${cols.split(",").slice(0, n).join(",")}`,
+  );
+}
+
+const unitsOf = (p: Parsed) => p.imports.length + p.sites.reduce((n, s) => n + siteCount(s), 0);
+
+/** Paging counts sites, not files: a page may end inside a file (its imports first, then its sites), or inside a line. */
 export const referenceUnits = {
-  count: (files: unknown[]) =>
-    (files as ReferenceFile[]).reduce((n, f) => {
-      const p = parse(f);
-      return n + p.imports.length + p.sites.length;
-    }, 0),
+  count: (files: unknown[]) => (files as ReferenceFile[]).reduce((n, f) => n + unitsOf(parse(f)), 0),
   take(files: unknown[], n: number): unknown[] {
     const out: ReferenceFile[] = [];
     let left = n;
     for (const f of files as ReferenceFile[]) {
       if (left <= 0) break;
       const p = parse(f);
-      const here = p.imports.length + p.sites.length;
+      const here = unitsOf(p);
       if (here <= left) {
         out.push(f);
         left -= here;
         continue;
       }
       const imports = p.imports.slice(0, left);
-      const sites = p.sites.slice(0, left - imports.length);
+      left -= imports.length;
+      const sites: string[] = [];
+      for (const s of p.sites) {
+        if (left <= 0) break;
+        const k = siteCount(s);
+        sites.push(k <= left ? s : firstSites(s, left));
+        left -= Math.min(k, left);
+      }
       out.push(unparse({ head: p.head, imports, sites }));
       left = 0;
     }

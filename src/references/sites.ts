@@ -317,8 +317,11 @@ function encloses(range: Location["range"], pos: Location["range"]["start"]): bo
   return after(pos, range.start) && after(range.end, pos);
 }
 
-/** The longest site line quoted whole; a longer one is cut, since `line` and `column` locate it. */
-const maxSiteLine = 100;
+/**
+ * The longest site line quoted whole; a longer one is cut, since `line` and `column` locate it.
+ * 80, a terminal's width: at 100, rxjs `innerFrom`'s 48 call sites quoted 2,945 characters, 2,706 at 80.
+ */
+export const maxSiteLine = 80;
 
 /**
  * A site's own line as the compact forms quote it: trimmed, and when very long cut to a window

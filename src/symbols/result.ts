@@ -117,11 +117,3 @@ export function toSymbolResult(
   }
   return r;
 }
-
-/**
- * A symbol in one line, `name_path [kind] start-end` (1-based lines): the compact form of lists
- * whose entry already names the file (overviews of a directory, implementations grouped by file).
- */
-export function outlineLine(s: Pick<SymbolResult, "name_path" | "kind" | "start_line" | "end_line">): string {
-  return `${s.name_path} [${s.kind}] ${s.start_line}-${s.end_line}`;
-}

@@ -11,7 +11,15 @@ import {
 } from "../references/locations.js";
 import { requireSupport } from "../servers/support.js";
 import { resolveSymbol } from "../symbols/access.js";
-import { outlineLine, symbolSchema, toSymbolResult } from "../symbols/result.js";
+import {
+  outlineFile,
+  outlineFileSchema,
+  outlineLine,
+  renderOutlineFiles,
+  symbolLine,
+  symbolLineSchema,
+} from "../symbols/outline.js";
+import { toSymbolResult } from "../symbols/result.js";
 import { symbolAt } from "../symbols/tree.js";
 import { defineTool, readOnly } from "./kit/define.js";
 import { completeness, definingFile, namePath } from "./kit/params.js";
@@ -25,19 +33,12 @@ export const findImplementationsTool = defineTool({
     relative_path: definingFile,
   },
   output: {
-    symbol: symbolSchema,
+    symbol: symbolLineSchema,
     implementations: z
-      .array(
-        z.object({
-          relative_path: z.string(),
-          outline: z
-            .string()
-            .describe(
-              "one line per implementation in the file: `name_path [kind] start-end` (1-based lines)",
-            ),
-        }),
-      )
-      .describe("grouped by file, in the order the server answered"),
+      .array(outlineFileSchema)
+      .describe(
+        "grouped by file, in the order the server answered: its path, then a line per implementation",
+      ),
     secret_sites: z
       .array(secretSiteSchema)
       .optional()
@@ -86,23 +87,18 @@ export const findImplementationsTool = defineTool({
       byFile.set(path.rel, lines);
     }
     return {
-      symbol: toSymbolResult(node, file.path.rel, { depth: 0 }),
-      implementations: [...byFile].map(([relative_path, lines]) => ({
-        relative_path,
-        outline: lines.join("\n"),
-      })),
+      symbol: symbolLine(toSymbolResult(node, undefined, { depth: 0 }), file.path.rel),
+      implementations: [...byFile].map(([path, lines]) => outlineFile(path, lines)),
       ...(secretSites.length > 0 ? { secret_sites: secretSites } : {}),
       ...completenessOf(file.session),
     };
   },
   render(r) {
-    const count = r.implementations.reduce((n, f) => n + f.outline.split("\n").length, 0);
-    const head = `${plural(count, "implementation")} of ${r.symbol.name_path}${r.complete ? "" : ` (incomplete: ${r.incomplete_reason})`}`;
+    const count = r.implementations.reduce((n, f) => n + f.split("\n").length - 1, 0);
+    const head = `${plural(count, "implementation")} of ${r.symbol}${r.complete ? "" : ` (incomplete: ${r.incomplete_reason})`}`;
     const secret = (r.secret_sites ?? []).map(
       (s) => `  ${s.relative_path}:${s.line} (secret file: content not shown)`,
     );
-    // As a directory's overview shows its files: the path, then its symbols indented by 2.
-    const files = r.implementations.flatMap((f) => [`${f.relative_path}:`, f.outline.replace(/^/gm, "  ")]);
-    return [head, ...files, ...secret].join("\n");
+    return [head, ...renderOutlineFiles(r.implementations), ...secret].join("\n");
   },
 });

@@ -14,7 +14,8 @@ import {
 import { collectReferences, type Reference } from "../references/sites.js";
 import { resolveSymbol } from "../symbols/access.js";
 import { checkKinds } from "../symbols/kinds.js";
-import { symbolSchema, toSymbolResult } from "../symbols/result.js";
+import { symbolLine, symbolLineSchema } from "../symbols/outline.js";
+import { toSymbolResult } from "../symbols/result.js";
 import { defineTool, readOnly } from "./kit/define.js";
 import {
   completeness,
@@ -48,7 +49,7 @@ export const findReferencingSymbolsTool = defineTool({
     max_answer_chars: maxAnswerChars,
   },
   output: {
-    symbol: symbolSchema,
+    symbol: symbolLineSchema,
     files: z
       .array(referenceFileSchema)
       .describe(
@@ -85,7 +86,7 @@ export const findReferencingSymbolsTool = defineTool({
       return kind === undefined || !exclude.has(kind);
     });
     return {
-      symbol: toSymbolResult(node, file.path.rel, { depth: 0 }),
+      symbol: symbolLine(toSymbolResult(node, undefined, { depth: 0 }), file.path.rel),
       files: groupReferences(listable(references.slice(args.offset), args.max_answer_chars)),
       total: references.length,
       ...projectOutput(answer.project),
@@ -96,7 +97,7 @@ export const findReferencingSymbolsTool = defineTool({
   },
   render(r) {
     const from = r.project === undefined ? "" : ` [project: ${r.project ?? "none"}]`;
-    const head = `${plural(r.total ?? referenceUnits.count(r.files), "reference")} to ${r.symbol.name_path} (${r.symbol.relative_path}:${r.symbol.start_line})${from}${r.complete ? "" : ` — incomplete: ${r.incomplete_reason}`}${r.project_note ? `\n(${r.project_note})` : ""}`;
+    const head = `${plural(r.total ?? referenceUnits.count(r.files), "reference")} to ${r.symbol}${from}${r.complete ? "" : ` — incomplete: ${r.incomplete_reason}`}${r.project_note ? `\n(${r.project_note})` : ""}`;
     return [head, ...renderGrouped(r.files)].join("\n");
   },
 });

@@ -2,18 +2,22 @@ import { stat } from "node:fs/promises";
 import { z } from "zod";
 import { isAppError } from "../core/errors.js";
 import { isTestFile } from "../languages/test-files.js";
+import {
+  type OutlineFile,
+  outlineFile,
+  outlineFileSchema,
+  outlineLine,
+  readOutlineFile,
+  renderOutlineFiles,
+} from "../symbols/outline.js";
 import { renderSymbol } from "../symbols/render.js";
-import { outlineLine, type SymbolResult, symbolSchema, toSymbolResult } from "../symbols/result.js";
+import { type SymbolResult, symbolSchema, toSymbolResult } from "../symbols/result.js";
 import { defineTool, readOnly } from "./kit/define.js";
 import { type Paging, withPaging } from "./kit/envelope.js";
 import { completeness, excludeTests, maxAnswerChars, offset } from "./kit/params.js";
 
-interface FileOverview {
-  relative_path: string;
-  /** Absent when `outline` lists the file's top-level symbols. */
-  symbols?: SymbolResult[] | undefined;
-  outline?: string | undefined;
-}
+/** A file with its symbols as objects, or (a string) its outline: its path, then a line per top-level symbol. */
+type FileOverview = { relative_path: string; symbols: SymbolResult[] } | OutlineFile;
 
 /** Keeps `levels` levels of children below each top-level symbol (0: top level only). */
 function pruneTo(levels: number) {
@@ -24,7 +28,9 @@ function pruneTo(levels: number) {
   };
   return <R extends { files: FileOverview[] }>(r: R): R => ({
     ...r,
-    files: r.files.map((f) => (f.symbols ? { ...f, symbols: f.symbols.map((s) => prune(s, levels)) } : f)),
+    files: r.files.map((f) =>
+      typeof f === "string" ? f : { ...f, symbols: f.symbols.map((s) => prune(s, levels)) },
+    ),
   });
 }
 
@@ -36,10 +42,11 @@ function pruneTo(levels: number) {
  * are cut by paging (offset). A directory's overview at depth 0 uses it from the start: on rxjs
  * src/internal/scheduler/ (21 files) Symbol objects were 4,791 characters of JSON for 2,541 of text.
  */
-const outlineOf = (symbols: readonly SymbolResult[]) => symbols.map(outlineLine).join("\n");
+const outlineOf = (path: string, symbols: readonly SymbolResult[]) =>
+  outlineFile(path, symbols.map(outlineLine));
 
 const topLevelCount = (f: FileOverview) =>
-  f.outline === undefined ? (f.symbols ?? []).length : f.outline === "" ? 0 : f.outline.split("\n").length;
+  typeof f === "string" ? readOutlineFile(f).lines.length : f.symbols.length;
 
 /**
  * A single file's overview pages its top-level symbols (whole, with their members), not files: a
@@ -56,9 +63,9 @@ const topLevelPaging: Paging = {
       return (files as FileOverview[]).map((f) => {
         const here = Math.min(left, topLevelCount(f));
         left -= here;
-        return f.outline === undefined
-          ? { ...f, symbols: (f.symbols ?? []).slice(0, here) }
-          : { ...f, outline: f.outline.split("\n").slice(0, here).join("\n") };
+        if (typeof f !== "string") return { ...f, symbols: f.symbols.slice(0, here) };
+        const { relative_path, lines } = readOutlineFile(f);
+        return outlineFile(relative_path, lines.slice(0, here));
       });
     },
   },
@@ -79,16 +86,12 @@ export const getSymbolsOverviewTool = defineTool({
   output: {
     files: z
       .array(
-        z.object({
-          relative_path: z.string(),
-          symbols: z.array(symbolSchema).optional().describe("absent when outline is given"),
-          outline: z
-            .string()
-            .optional()
-            .describe(
-              "compact form: one line per top-level symbol, `name_path [kind] start-end` (1-based lines); used for a directory at depth 0 and to fit the budget",
-            ),
-        }),
+        z.union([
+          outlineFileSchema.describe(
+            "compact form of a file: its path, then one line per top-level symbol (a directory at depth 0, and to fit the budget)",
+          ),
+          z.object({ relative_path: z.string(), symbols: z.array(symbolSchema) }),
+        ]),
       )
       .describe("one entry per file, from offset on; the envelope's total counts all files"),
     ...completeness,
@@ -104,14 +107,12 @@ export const getSymbolsOverviewTool = defineTool({
     (r) => ({
       ...r,
       files: r.files.map((f) =>
-        f.symbols ? { ...f, symbols: f.symbols.map(({ detail: _d, ...s }) => s) } : f,
+        typeof f === "string" ? f : { ...f, symbols: f.symbols.map(({ detail: _d, ...s }) => s) },
       ),
     }),
     (r) => ({
       ...r,
-      files: r.files.map((f) =>
-        f.outline !== undefined ? f : { relative_path: f.relative_path, outline: outlineOf(f.symbols ?? []) },
-      ),
+      files: r.files.map((f) => (typeof f === "string" ? f : outlineOf(f.relative_path, f.symbols))),
     }),
   ],
   async run(args, ctx) {
@@ -142,7 +143,7 @@ export const getSymbolsOverviewTool = defineTool({
         // the server gave details (rust-analyzer: a function's signature), which it has no room for.
         out.push(
           args.depth === 0 && symbols.every((s) => s.detail === undefined)
-            ? { relative_path: file.rel, outline: outlineOf(symbols) }
+            ? outlineOf(file.rel, symbols)
             : { relative_path: file.rel, symbols },
         );
       } catch (error) {
@@ -165,9 +166,8 @@ export const getSymbolsOverviewTool = defineTool({
     const parts: string[] = [];
     if (!r.complete) parts.push(`(incomplete: ${r.incomplete_reason})`);
     for (const f of r.files) {
-      parts.push(`${f.relative_path}:`);
-      for (const s of f.symbols ?? []) parts.push(renderSymbol(s, "  "));
-      if (f.outline) parts.push(f.outline.replace(/^/gm, "  "));
+      if (typeof f === "string") parts.push(...renderOutlineFiles([f]));
+      else parts.push(f.relative_path, ...f.symbols.map((s) => renderSymbol(s, "  ")));
     }
     return parts.join("\n") || "no symbols";
   },

@@ -150,7 +150,7 @@ export const renameSymbolTool = defineTool({
     const touched = plan.flatMap((op) => (op.kind === "rename" ? [op.to] : [op.path]));
     const { sites, total, modulePaths } = await renameLeftovers(project, touched, node.name, ctx.signal);
     if (modulePaths > 0) {
-      result.note = `${result.note ? `${result.note} ` : ""}${modulePaths} import${modulePaths === 1 ? "" : "s"} still name${modulePaths === 1 ? "s" : ""} a module path containing '${node.name}' (a file named like the symbol; module paths are not renamed).`;
+      result.note = `${result.note ? `${result.note} ` : ""}${modulePaths} import${modulePaths === 1 ? "" : "s"} keep${modulePaths === 1 ? "s" : ""} '${node.name}' in ${modulePaths === 1 ? "its" : "their"} module path (a file of that name, not renamed).`;
     }
     if (total > 0) {
       result.possible_missed_sites = sites;

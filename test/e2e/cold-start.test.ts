@@ -14,7 +14,14 @@ import {
   siteKeys,
   type TempProject,
 } from "../helpers/fixtures.js";
-import { callOk, type EditResult, type ReferencesResult, sitesOf, startScalpel } from "../helpers/mcp.js";
+import {
+  callOk,
+  type EditResult,
+  editedFiles,
+  type ReferencesResult,
+  sitesOf,
+  startScalpel,
+} from "../helpers/mcp.js";
 
 const N = 300;
 
@@ -75,11 +82,14 @@ describe(`cold start on a generated ${N}-file project (e2e, typescript-language-
       const cold = await timed(() => callOk<EditResult>(h, "rename_symbol", args));
       const warm = await timed(() => callOk<EditResult>(h, "rename_symbol", args));
       t.diagnostic(`cold ${cold.ms} ms, warm ${warm.ms} ms, ${cold.value.files.length} files`);
-      const files = (r: EditResult) => r.files.map((f) => f.relative_path).sort();
+      const files = (r: EditResult) =>
+        editedFiles(r)
+          .map((f) => f.relative_path)
+          .sort();
       assert.equal(cold.value.applied, false);
       assert.deepEqual(files(cold.value), [...gen.callerFiles, gen.coreFile].sort());
       assert.deepEqual(files(cold.value), files(warm.value));
-      for (const f of cold.value.files) assert.equal(f.added_lines, 1, JSON.stringify(f));
+      for (const f of editedFiles(cold.value)) assert.equal(f.added_lines, 1, JSON.stringify(f));
       assert.equal(cold.value.diff, warm.value.diff, "same diff cold and warm");
       assert.deepEqual(await hashTree(fx.dir), tree0, "dry runs wrote nothing");
     } finally {

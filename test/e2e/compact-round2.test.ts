@@ -16,6 +16,7 @@ import { lineOf, linesOf } from "../helpers/anchors.js";
 import { makeTempProject, readText, type TempProject, writeTsconfig } from "../helpers/fixtures.js";
 import {
   callOk,
+  editedFiles,
   type OutlineFile,
   outlineSymbols,
   parseDiagnostics,
@@ -62,13 +63,7 @@ const shapes = [
 interface Edit {
   applied: boolean;
   edit_id?: string;
-  files: Array<{
-    relative_path: string;
-    added_lines: number;
-    removed_lines: number;
-    sites?: number;
-    lines?: number[];
-  }>;
+  files: string[];
   diff?: string;
   diagnostics_delta?: {
     new: string[];
@@ -147,7 +142,8 @@ describe("compact shapes, round 2 (e2e, tsserver, both forms)", () => {
     const e = r.structured;
     assert.equal(e.applied, true);
     assert.equal(e.diff, undefined, "the caller's own text is not echoed");
-    assert.deepEqual(e.files, [
+    assert.deepEqual(e.files, ["src/lib.ts (+2 -2) 1 site, at line 1"]);
+    assert.deepEqual(editedFiles(e), [
       { relative_path: "src/lib.ts", added_lines: 2, removed_lines: 2, sites: 1, lines: [1] },
     ]);
     assert.doesNotMatch(r.text, /^(---|\+\+\+|@@) /m, "no diff in the text either");
@@ -175,7 +171,7 @@ describe("compact shapes, round 2 (e2e, tsserver, both forms)", () => {
       show_diff: true,
     });
     assert.match(shown.diff ?? "", /^\+ {2}return "1";$/m);
-    assert.equal(shown.files[0]?.sites, undefined, "with the diff, no summary");
+    assert.equal(editedFiles(shown)[0]?.sites, undefined, "with the diff, no summary");
     await callOk(h, "undo_edit", { edit_id: shown.edit_id });
     const dry: ToolResult<Edit> = await h.call("replace_symbol_body", {
       name_path: "price",
@@ -195,31 +191,27 @@ describe("compact shapes, round 2 (e2e, tsserver, both forms)", () => {
     });
     assert.equal(r.isError, false, r.text);
     assert.deepEqual(r.structured.implementations, [
-      {
-        relative_path: "src/shapes.ts",
-        outline: `Small [Class] ${lineOf(shapes, "class Small")}-8\nLarge [Class] ${lineOf(shapes, "class Large")}-13`,
-      },
+      `src/shapes.ts\nSmall [Class] ${lineOf(shapes, "class Small")}-8\nLarge [Class] ${lineOf(shapes, "class Large")}-13`,
     ]);
     assert.equal(JSON.stringify(r.structured.implementations).split("src/shapes.ts").length, 2);
-    assert.equal(r.text.split("src/shapes.ts").length, 2, r.text);
-    assert.match(r.text, /^2 implementations of Base/);
+    // In the text: the file of the symbol (its line in the head), then the one entry of its implementations.
+    assert.equal(r.text.split("\n").slice(1).join("\n").split("src/shapes.ts").length, 2, r.text);
+    assert.match(r.text, /^2 implementations of Base \[Class\] src\/shapes\.ts:1-3\n/);
     assert.match(r.text, /^ {2}Small \[Class\] 4-8$/m);
   });
 
   it("a directory's overview lists each file's top level as outline lines in both forms", async () => {
-    const r: ToolResult<{ files: Array<OutlineFile & { symbols?: unknown }> }> = await h.call(
-      "get_symbols_overview",
-      { relative_path: "src" },
-    );
+    const r: ToolResult<{ files: OutlineFile[] }> = await h.call("get_symbols_overview", {
+      relative_path: "src",
+    });
     assert.equal(r.isError, false, r.text);
-    const shapesEntry = r.structured.files.find((f) => f.relative_path === "src/shapes.ts");
-    assert.ok(shapesEntry, JSON.stringify(r.structured));
-    assert.equal(shapesEntry.symbols, undefined);
+    const shapesEntry = r.structured.files.find((f) => f.startsWith("src/shapes.ts\n"));
+    assert.ok(typeof shapesEntry === "string", JSON.stringify(r.structured));
     assert.deepEqual(
       outlineSymbols([shapesEntry]).map((s) => `${s.name_path} ${s.kind} ${s.start_line}-${s.end_line}`),
       ["Base Class 1-3", "Small Class 4-8", "Large Class 9-13"],
     );
-    assert.match(r.text, /^src\/shapes\.ts:\n {2}Base \[Class\] 1-3\n {2}Small \[Class\] 4-8$/m);
+    assert.match(r.text, /^src\/shapes\.ts\n {2}Base \[Class\] 1-3\n {2}Small \[Class\] 4-8$/m);
     // depth 1 asks for members: Symbol objects as before.
     const deep = await callOk<{
       files: Array<{ relative_path: string; symbols?: Array<{ children?: unknown[] }> }>;
@@ -280,19 +272,20 @@ describe("compact shapes, round 2 (e2e, tsserver, both forms)", () => {
     });
     assert.equal(r.isError, false, r.text);
     assert.equal(r.structured.applied, true);
-    assert.deepEqual(r.structured.files.map((f) => f.relative_path).sort(), [
-      "src/a.ts",
-      "src/b.ts",
-      "src/util/schedule.ts",
-    ]);
+    assert.deepEqual(
+      editedFiles(r.structured)
+        .map((f) => f.relative_path)
+        .sort(),
+      ["src/a.ts", "src/b.ts", "src/util/schedule.ts"],
+    );
     const b = await readText(tmp.dir, "src/b.ts");
     assert.equal(linesOf(b, "runLater(").length, 2);
     assert.match(b, /^import \{ runLater \} from '\.\/util\/schedule';$/m, "module paths are not renamed");
     assert.equal((await readText(tmp.dir, "src/util/schedule.ts")).split("runLater").length, 4);
     assert.equal(r.structured.possible_missed_sites, undefined, JSON.stringify(r.structured));
     assert.doesNotMatch(r.text, /Possible missed sites/);
-    assert.match(r.structured.note ?? "", /2 imports still name a module path containing 'schedule'/);
-    assert.match(r.text, /2 imports still name a module path containing 'schedule'/);
+    assert.match(r.structured.note ?? "", /2 imports keep 'schedule' in their module path/);
+    assert.match(r.text, /2 imports keep 'schedule' in their module path/);
     assert.equal(
       r.structured.diagnostics_delta?.new.length,
       0,

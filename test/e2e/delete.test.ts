@@ -11,6 +11,7 @@ import { assertCompiles, hashTree, readText, type TempProject } from "../helpers
 import {
   callOk,
   type EditResult,
+  editedFiles,
   type FindSymbolResult,
   type ScalpelHandle,
   serveFixture,
@@ -83,10 +84,10 @@ describe("safe_delete_symbol (e2e, typescript-language-server)", () => {
     });
     assert.equal(r.applied, true);
     assert.deepEqual(
-      r.files.map((f) => f.relative_path),
+      editedFiles(r).map((f) => f.relative_path),
       ["src/util.ts"],
     );
-    assert.ok(r.files[0]!.removed_lines >= 3, JSON.stringify(r.files));
+    assert.ok(editedFiles(r)[0]!.removed_lines >= 3, JSON.stringify(r.files));
     const text = await readText(fx.dir, "src/util.ts");
     assert.ok(!text.includes("unusedHelper") && !text.includes("nobody calls me"), text);
     assert.ok(text.includes("export namespace MathUtil"), "the rest of the file stays");

@@ -12,12 +12,18 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { hashTree, makeTempProject, type TempProject, writeTsconfig } from "../helpers/fixtures.js";
-import { type ScalpelHandle, startScalpel, stopServing, type ToolResult } from "../helpers/mcp.js";
+import {
+  editedFiles,
+  type ScalpelHandle,
+  startScalpel,
+  stopServing,
+  type ToolResult,
+} from "../helpers/mcp.js";
 
 interface Edit {
   applied: boolean;
   edit_id?: string;
-  files: Array<{ relative_path: string; sites?: number; lines?: number[] }>;
+  files: string[];
   diff?: string;
   truncated?: boolean;
   hint?: string;
@@ -102,7 +108,7 @@ describe("edit tools: max_answer_chars and a next that works", () => {
       allow_multiple: true,
     };
     const { short, whole } = await shortenedThenWhole("replace_content", args, 3_000);
-    const file = short.files.find((f) => f.relative_path === "src/steps.ts")!;
+    const file = editedFiles(short).find((f) => f.relative_path === "src/steps.ts")!;
     assert.equal(file.sites, 120, "the file's edited ranges are counted although its diff is cut");
     assert.deepEqual(file.lines, siteLines.slice(0, 5));
     assert.equal(short.total, 1);

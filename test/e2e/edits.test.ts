@@ -13,6 +13,7 @@ import { assertCompiles, hashTree, readBytes, readText, type TempProject } from 
 import {
   callOk,
   type EditResult,
+  editedFiles,
   type FindSymbolResult,
   type ReferencesResult,
   type ScalpelHandle,
@@ -79,7 +80,7 @@ describe("symbol edits (e2e, typescript-language-server)", () => {
     assert.match(r.diff ?? "", /^\+\s+return this\.add\(this\);$/m);
     assert.match(r.diff ?? "", /^-\s+return this\.multiplyByRate\(2\);$/m);
     assert.deepEqual(
-      r.files.map((f) => f.relative_path),
+      editedFiles(r).map((f) => f.relative_path),
       ["src/money.ts"],
     );
   });

@@ -19,6 +19,7 @@ import {
   type Diagnostic,
   descendants,
   type EditResult,
+  editedFiles,
   type FindSymbolResult,
   flatten,
   type OutlineFile,
@@ -237,11 +238,12 @@ describe("Go (e2e, gopls)", { skip: skip ?? false }, () => {
       new_name: "Sum",
     });
     assert.equal(r.applied, true);
-    assert.deepEqual(r.files.map((f) => f.relative_path).sort(), [
-      "cart/cart.go",
-      "cart/discount.go",
-      "cmd/shop/main.go",
-    ]);
+    assert.deepEqual(
+      editedFiles(r)
+        .map((f) => f.relative_path)
+        .sort(),
+      ["cart/cart.go", "cart/discount.go", "cmd/shop/main.go"],
+    );
     assert.ok((await readText(fx.dir, "cmd/shop/main.go")).includes("return c.Sum()"));
     assert.ok(
       (await readText(fx.dir, "shape/shape.go")).includes("func Sum("),

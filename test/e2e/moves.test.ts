@@ -9,7 +9,15 @@
 import { strict as assert } from "node:assert";
 import { after, before, describe, it } from "node:test";
 import { hashTree, readText, runTsc, type TempProject } from "../helpers/fixtures.js";
-import { callOk, type EditResult, type ScalpelHandle, serveFixture, stopServing } from "../helpers/mcp.js";
+import {
+  callOk,
+  type EditResult,
+  editedFiles,
+  parseDiagnostics,
+  type ScalpelHandle,
+  serveFixture,
+  stopServing,
+} from "../helpers/mcp.js";
 
 const native = process.env.SCALPEL_TS_BACKEND === "native";
 
@@ -44,8 +52,8 @@ describe(`moves (e2e, ${native ? "TypeScript 7 native" : "typescript-language-se
     assert.ok(done.edit_id);
     assert.ok(done.diagnostics_delta, "a move reports its diagnostics delta");
     // The only new errors may be in files the answer names as not updated.
-    const unnamed = done.diagnostics_delta.new.filter(
-      (d) => !(done.incomplete_reason ?? "").includes(d.slice(0, d.indexOf(":"))),
+    const unnamed = parseDiagnostics(done.diagnostics_delta.new).filter(
+      (d) => !(done.incomplete_reason ?? "").includes(d.relative_path ?? ""),
     );
     assert.deepEqual(unnamed, [], "no new errors beyond the files named as not updated");
     // A created file and a moved file's old path are compared too, not skipped as unreadable.
@@ -122,7 +130,7 @@ describe(`moves (e2e, ${native ? "TypeScript 7 native" : "typescript-language-se
     // tsserver's refactor stays in the tsconfig's project: the script is named, not silently left.
     assert.equal(r.complete, false);
     assert.match(r.incomplete_reason ?? "", /scripts\/check\.ts/);
-    assert.ok(r.files.some((f) => f.relative_path === "src/lib/clamp.ts"));
+    assert.ok(editedFiles(r).some((f) => f.relative_path === "src/lib/clamp.ts"));
   });
 
   it("move_symbol to an existing file appends it there", async () => {

@@ -8,7 +8,14 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { makeTempProject, type TempProject } from "../helpers/fixtures.js";
-import { type ScalpelHandle, startScalpel, stopServing, type ToolResult } from "../helpers/mcp.js";
+import {
+  type OverviewFile,
+  overviewFiles,
+  type ScalpelHandle,
+  startScalpel,
+  stopServing,
+  type ToolResult,
+} from "../helpers/mcp.js";
 
 interface Sym {
   name_path: string;
@@ -17,27 +24,11 @@ interface Sym {
   end_line: number;
   children?: Sym[];
 }
-interface FileEntry {
-  relative_path: string;
-  /** Absent when the outline lists the file's top level. */
-  symbols?: Sym[];
-  outline?: string;
-}
+/** A file entry read back (an outline string, or a file with its Symbol objects). */
+type FileEntry = ReturnType<typeof overviewFiles>[number];
 
 /** `name_path start-end` for each top-level symbol of a file entry, whichever form it came in. */
 function topLevel(f: FileEntry): string[] {
-  if (f.outline !== undefined) {
-    assert.equal(f.symbols, undefined, "no Symbol objects next to an outline");
-    return f.outline
-      .split("\n")
-      .filter((l) => l !== "")
-      .map((l) => {
-        const m = /^(\S+) \[\w+\] (\d+)-(\d+)$/.exec(l);
-        assert.ok(m, `an outline line: ${l}`);
-        return `${m[1]} ${m[2]}-${m[3]}`;
-      });
-  }
-  assert.ok(f.symbols, `${f.relative_path}: symbols or an outline`);
   return f.symbols.map((s) => `${s.name_path} ${s.start_line}-${s.end_line}`);
 }
 
@@ -160,7 +151,7 @@ describe("overviews degrade by depth, then compact, then page; find_symbol pages
     assert.equal(r.structured.total, 400);
     assert.equal(r.structured.shown, 400);
     assert.match(String(r.structured.hint), /^All 400 top-level symbols listed, details left out/);
-    const files = r.structured.files as FileEntry[];
+    const files = overviewFiles(r.structured.files as OverviewFile[]);
     assert.equal(files.length, 1);
     assert.deepEqual(topLevel(files[0]!), bigTruth);
   });
@@ -170,7 +161,7 @@ describe("overviews degrade by depth, then compact, then page; find_symbol pages
       relative_path: "src/big.ts",
       depth: 1,
     });
-    const f = (r.structured.files as FileEntry[])[0]!;
+    const f = overviewFiles(r.structured.files as OverviewFile[])[0]!;
     assert.deepEqual(topLevel(f), bigTruth);
     assert.equal(r.structured.truncated, true);
     // With room, the members are there: a smaller slice of the file still fits at depth 1.
@@ -179,7 +170,7 @@ describe("overviews degrade by depth, then compact, then page; find_symbol pages
       depth: 1,
       max_answer_chars: 400_000,
     });
-    const full = (roomy.structured.files as FileEntry[])[0]!;
+    const full = overviewFiles(roomy.structured.files as OverviewFile[])[0]!;
     assert.equal(roomy.structured.truncated, undefined);
     assert.deepEqual(
       full.symbols?.find((s) => s.name_path === "ZodSchemaPart000")?.children?.map((c) => c.name_path),
@@ -192,7 +183,7 @@ describe("overviews degrade by depth, then compact, then page; find_symbol pages
     const { pages, items, totals } = await walk(h, "get_symbols_overview", args, "files");
     assert.ok(pages > 2, `${pages} pages`);
     assert.ok(totals.every((t) => t === 60));
-    const files = items as FileEntry[];
+    const files = overviewFiles(items as OverviewFile[]);
     assert.deepEqual(
       files.map((f) => f.relative_path),
       [...modTruth.keys()].sort(),
@@ -246,7 +237,7 @@ describe("overviews degrade by depth, then compact, then page; find_symbol pages
       assert.ok(JSON.stringify(s).length <= max, `page ${pages}: JSON within the budget`);
       assert.ok(r.text.length <= max, `page ${pages}: text within the budget`);
       assert.equal(s.total, 400, "total counts the file's top-level symbols");
-      const files = s.files as FileEntry[];
+      const files = overviewFiles(s.files as OverviewFile[]);
       assert.equal(files.length, 1);
       const listed = topLevel(files[0]!);
       seen.push(...listed);

@@ -17,6 +17,7 @@ import {
   call,
   callOk,
   type Diagnostic,
+  editedFiles,
   filesOf,
   type ReferenceFile,
   type ScalpelHandle,
@@ -130,13 +131,18 @@ describe("which project answered (e2e, typescript-language-server)", () => {
   });
 
   it("rename_symbol renames the uses outside every tsconfig although no call opened them", async () => {
-    const r = await callOk<{ files: { relative_path: string }[] }>(primed.h, "rename_symbol", {
+    const r = await callOk<{ files: string[] }>(primed.h, "rename_symbol", {
       name_path: "TimeoutError",
       relative_path: "src/errors.ts",
       new_name: "DeadlineError",
       dry_run: true,
     });
-    assert.deepEqual(r.files.map((f) => f.relative_path).sort(), ["scripts/timeout.ts", "src/errors.ts"]);
+    assert.deepEqual(
+      editedFiles(r)
+        .map((f) => f.relative_path)
+        .sort(),
+      ["scripts/timeout.ts", "src/errors.ts"],
+    );
   });
 
   it("safe_delete_symbol refuses a symbol used only outside every tsconfig, whatever is open", async () => {

@@ -21,6 +21,7 @@ import {
   type Diagnostic,
   descendants,
   type EditResult,
+  editedFiles,
   type FindSymbolResult,
   flatten,
   type ReferencesResult,
@@ -389,12 +390,12 @@ describe("Python (e2e, pyright)", { skip: skip ?? false }, () => {
       new_name: "sum_prices",
     });
     assert.equal(r.applied, true);
-    assert.deepEqual(r.files.map((f) => f.relative_path).sort(), [
-      "main.py",
-      "shop/cart.py",
-      "shop/discount.py",
-      "tests/test_cart.py",
-    ]);
+    assert.deepEqual(
+      editedFiles(r)
+        .map((f) => f.relative_path)
+        .sort(),
+      ["main.py", "shop/cart.py", "shop/discount.py", "tests/test_cart.py"],
+    );
     assert.ok((await readText(fx.dir, "main.py")).includes("return cart.sum_prices() - discount(cart)"));
     assert.ok(
       (await readText(fx.dir, "shop/shapes.py")).includes("def total("),

@@ -147,11 +147,11 @@ describe(`references after a restart, kept between calls (e2e, ${native ? "nativ
     assert.equal(w.status, 0, String(w.stderr));
     const site = fx.computeSites.find((s) => s.relative_path === rel)!;
     const rename = { ...query, new_name: "computeValue" };
-    const dry = await callOk<{ files: Array<{ relative_path: string; lines?: number[] }>; diff?: string }>(
-      h!,
-      "rename_symbol",
-      { ...rename, dry_run: true, max_answer_chars: 200_000 },
-    );
+    const dry = await callOk<{ files: string[]; diff?: string }>(h!, "rename_symbol", {
+      ...rename,
+      dry_run: true,
+      max_answer_chars: 200_000,
+    });
     const hunk = dry.diff?.split(/^--- /m).find((f) => f.startsWith(`a/${rel}\n`));
     assert.ok(hunk, `no diff for ${rel}`);
     // The hunk starts 3 context lines above the site, which moved 2 lines down.

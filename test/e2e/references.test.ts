@@ -8,7 +8,7 @@
 
 import { strict as assert } from "node:assert";
 import { after, before, describe, it } from "node:test";
-import { siteLine } from "../../src/references/sites.js";
+import { maxSiteLine, siteLine } from "../../src/references/sites.js";
 import { lineOf, lineText, sitesOn } from "../helpers/anchors.js";
 import {
   copyFixture,
@@ -52,8 +52,7 @@ describe("find_referencing_symbols (e2e, typescript-language-server)", () => {
   it("is complete and names the symbol", () => {
     assert.equal(result.complete, true, `incomplete: ${result.incomplete_reason}`);
     assert.notEqual(result.truncated, true);
-    assert.equal(result.symbol.name_path, "Money/multiplyByRate");
-    assert.equal(result.symbol.relative_path, "src/money.ts");
+    assert.match(result.symbol, /^Money\/multiplyByRate \[Method\] src\/money\.ts:\d+-\d+$/);
   });
 
   it("returns exactly the type-precise call sites (file, line; column where a line holds two)", () => {
@@ -62,16 +61,25 @@ describe("find_referencing_symbols (e2e, typescript-language-server)", () => {
 
   it("says each file and container once: no site repeats a field of its parent", () => {
     const json = JSON.stringify(result.files);
-    // Each file's path once, at the head of its entry; each site one line of its own.
+    // Each file's path once, at the head of its entry; each line of sites one line of its own.
     for (const f of result.files) {
       const [head, ...sites] = f.split("\n");
       assert.equal(json.split(`"${head!.split(" ")[0]}`).length - 1, 1, head);
-      for (const site of sites) assert.match(site, /^\d+(:\d+)? {2}/, site);
+      for (const site of sites) assert.match(site, /^\d+(:\d+(,\d+)*)? {2}/, site);
     }
     assert.equal(json.split("src/wallet.ts").length - 1, 1, "one entry for wallet.ts's four sites");
     const wallet = filesOf(result).find((f) => f.relative_path === "src/wallet.ts")!;
     const chain = wallet.sites.filter((x) => x.column !== undefined);
     assert.equal(chain.length, 2, "the two calls of the chain on one line carry their columns");
+    const line = chain[0]!.line;
+    assert.equal(
+      result.files
+        .join("\n")
+        .split("\n")
+        .filter((l) => l.startsWith(`${line}:`)).length,
+      1,
+      "the chain's line is quoted once, with both columns",
+    );
   });
 
   it("contains none of the same-named unrelated methods' calls", async () => {
@@ -120,9 +128,9 @@ describe("find_referencing_symbols (e2e, typescript-language-server)", () => {
       const line = lineText(text, r.line);
       const column = r.column ?? columns.get(`${r.relative_path}:${r.line}`)!;
       assert.equal(r.code, siteLine(line, column - 1), `${r.relative_path}:${r.line}`);
-      // Cut only past 100 characters, and never so that the site itself is lost.
-      if (line.trim().length <= 100) assert.equal(r.code, line.trim());
-      else assert.ok(r.code!.length <= 100 && r.code!.includes("multiplyByRate"), r.code);
+      // Cut only past maxSiteLine characters, and never so that the site itself is lost.
+      if (line.trim().length <= maxSiteLine) assert.equal(r.code, line.trim());
+      else assert.ok(r.code!.length <= maxSiteLine && r.code!.includes("multiplyByRate"), r.code);
     }
   });
 

@@ -10,23 +10,16 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { hashTree, makeTempProject, type TempProject } from "../helpers/fixtures.js";
-import { type ScalpelHandle, startScalpel } from "../helpers/mcp.js";
+import { editedFiles, type ScalpelHandle, startScalpel } from "../helpers/mcp.js";
 
 const N = 100;
 /** Calls per caller file, far enough apart (more than 2 × 3 context lines) to make separate hunks. */
 const callsPerFile = 3;
 const gap = 8;
 
-interface FileSummary {
-  relative_path: string;
-  added_lines: number;
-  removed_lines: number;
-  sites?: number;
-  lines?: number[];
-}
 interface DryRun {
   applied: boolean;
-  files: FileSummary[];
+  files: string[];
   diff?: string;
   truncated?: boolean;
   total?: number;
@@ -132,7 +125,12 @@ describe(`rename dry run across ${N} files (e2e, typescript-language-server)`, (
       `answer fits the default budget: ${JSON.stringify(a).length}`,
     );
     assert.equal(a.applied, false);
-    assert.deepEqual(a.files.map((f) => f.relative_path).sort(), [...sites.keys()].sort());
+    assert.deepEqual(
+      editedFiles(a)
+        .map((f) => f.relative_path)
+        .sort(),
+      [...sites.keys()].sort(),
+    );
     assert.equal(a.truncated, true);
     assert.equal(a.total, N + 1, "total counts the files' diffs");
     assert.ok(a.diff, "some diffs are shown");
@@ -140,7 +138,7 @@ describe(`rename dry run across ${N} files (e2e, typescript-language-server)`, (
     assert.equal(a.shown, shown.files.length, "shown counts the whole files in diff");
     assert.ok(a.shown! > 0 && a.shown! < N + 1, `shown ${a.shown}`);
     assert.ok(a.hint?.includes(`${a.shown} of ${N + 1} files`), a.hint);
-    for (const f of a.files) {
+    for (const f of editedFiles(a)) {
       const expected = sites.get(f.relative_path)!;
       assert.equal(f.added_lines, expected.length, JSON.stringify(f));
       if (shown.files.includes(f.relative_path)) {
@@ -171,7 +169,7 @@ describe(`rename dry run across ${N} files (e2e, typescript-language-server)`, (
     const whole = assertWholeHunks(a.diff!);
     assert.deepEqual(whole.files.sort(), [...sites.keys()].sort());
     assert.equal(whole.hunks, 1 + N * (1 + callsPerFile));
-    for (const f of a.files) assert.equal(f.sites, undefined);
+    for (const f of editedFiles(a)) assert.equal(f.sites, undefined);
     assert.doesNotMatch(r.text, /truncated/);
   });
 
@@ -183,7 +181,7 @@ describe(`rename dry run across ${N} files (e2e, typescript-language-server)`, (
     assert.equal(a.files.length, N + 1);
     assert.equal(a.total, N + 1);
     if (a.diff) assertWholeHunks(a.diff);
-    assert.equal(a.files.filter((f) => f.sites === undefined).length, a.shown);
+    assert.equal(editedFiles(a).filter((f) => f.sites === undefined).length, a.shown);
   });
 });
 
@@ -230,7 +228,7 @@ describe("small rename dry run (e2e, typescript-language-server)", () => {
     assert.deepEqual(whole.files.sort(), ["src/a.ts", "src/b.ts"]);
     assert.equal(whole.hunks, 2);
     assert.ok(a.diff!.includes("+export const four = double(2);"), a.diff);
-    for (const f of a.files) assert.equal(f.sites, undefined);
+    for (const f of editedFiles(a)) assert.equal(f.sites, undefined);
     assert.doesNotMatch(r.text, /truncated/);
   });
 
@@ -243,10 +241,15 @@ describe("small rename dry run (e2e, typescript-language-server)", () => {
     assert.equal(r.isError, false, r.text);
     assert.equal(r.structured.applied, true);
     assert.equal(r.structured.diff, undefined);
-    assert.deepEqual(r.structured.files.map((f) => [f.relative_path, f.sites, f.lines]).sort(), [
-      ["src/a.ts", 1, undefined],
-      ["src/b.ts", 2, undefined],
-    ]);
+    assert.deepEqual(
+      editedFiles(r.structured)
+        .map((f) => [f.relative_path, f.sites, f.lines])
+        .sort(),
+      [
+        ["src/a.ts", 1, undefined],
+        ["src/b.ts", 2, undefined],
+      ],
+    );
     const shown = await h.call<DryRun>("rename_symbol", {
       name_path: "times2",
       relative_path: "src/a.ts",

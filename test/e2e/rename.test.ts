@@ -24,6 +24,7 @@ import {
 import {
   callOk,
   type EditResult,
+  editedFiles,
   type FindSymbolResult,
   type ReferencesResult,
   type ScalpelHandle,
@@ -92,7 +93,12 @@ describe("rename_symbol (e2e, typescript-language-server)", () => {
     const r = await rename({ dry_run: true });
     assert.equal(r.applied, false);
     assert.deepEqual(await hashTree(fx.dir), before0, "dry run left every file byte-identical");
-    assert.deepEqual(r.files.map((f) => f.relative_path).sort(), touched);
+    assert.deepEqual(
+      editedFiles(r)
+        .map((f) => f.relative_path)
+        .sort(),
+      touched,
+    );
     assert.equal(typeof r.diff, "string");
     const diff = r.diff!;
     for (const f of touched) assert.ok(diff.includes(f), `diff mentions ${f}`);
@@ -108,7 +114,7 @@ describe("rename_symbol (e2e, typescript-language-server)", () => {
       diff,
     );
     assert.ok(!diff.includes(fx.dir), "the diff carries no host path");
-    for (const f of r.files) {
+    for (const f of editedFiles(r)) {
       assert.equal(f.added_lines, f.removed_lines, JSON.stringify(f));
       assert.ok(f.added_lines > 0, JSON.stringify(f));
     }
@@ -118,7 +124,12 @@ describe("rename_symbol (e2e, typescript-language-server)", () => {
     const r = await rename();
     assert.equal(r.applied, true);
     assert.equal(typeof r.edit_id, "string");
-    assert.deepEqual(r.files.map((f) => f.relative_path).sort(), touched);
+    assert.deepEqual(
+      editedFiles(r)
+        .map((f) => f.relative_path)
+        .sort(),
+      touched,
+    );
 
     const after1 = await hashTree(fx.dir);
     const changed = Object.keys(after1).filter((k) => after1[k] !== before0[k]);
@@ -178,7 +189,12 @@ describe("rename_symbol (e2e, typescript-language-server)", () => {
       new_name: "maß",
     });
     assert.equal(r.applied, true);
-    assert.deepEqual(r.files.map((f) => f.relative_path).sort(), ["src/main.ts", "src/unicode.ts"]);
+    assert.deepEqual(
+      editedFiles(r)
+        .map((f) => f.relative_path)
+        .sort(),
+      ["src/main.ts", "src/unicode.ts"],
+    );
     const bytes = await readBytes(fx.dir, "src/unicode.ts");
     assert.deepEqual([...bytes.subarray(0, 3)], [0xef, 0xbb, 0xbf], "BOM kept");
     assert.notDeepEqual([...bytes.subarray(3, 6)], [0xef, 0xbb, 0xbf], "BOM not doubled");

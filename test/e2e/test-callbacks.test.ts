@@ -131,11 +131,11 @@ describe("callbacks, type aliases and test files (e2e, tsls)", () => {
     assert.equal(await helpers(true), 0, "a *.test.ts file and a file under test/ are test files");
     const overview = async (exclude: boolean) =>
       (
-        await callOk<{ files: Array<{ relative_path: string }> }>(h, "get_symbols_overview", {
+        await callOk<{ files: string[] }>(h, "get_symbols_overview", {
           relative_path: ".",
           exclude_tests: exclude,
         })
-      ).files.map((f) => f.relative_path);
+      ).files.map((f) => f.split("\n")[0]);
     assert.deepEqual(await overview(false), [
       "src/calendar.ts",
       "src/week.test.ts",

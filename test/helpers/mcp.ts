@@ -11,6 +11,7 @@ import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { type JSONRPCMessage, JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
+import { type FileChange, readFileChange } from "../../src/commit/edit-result.js";
 import { type ListedSite, sitesOfFile } from "../../src/references/listing.js";
 import { copyFixture, repoRoot, type TempProject } from "./fixtures.js";
 import { sdkClient } from "./sdk-client.js";
@@ -344,7 +345,8 @@ export interface Sym {
 export type ReferenceFile = string;
 
 export interface ReferencesResult {
-  symbol: Sym;
+  /** `name_path [kind] path:start-end` */
+  symbol: string;
   files: ReferenceFile[];
   complete: boolean;
   incomplete_reason?: string;
@@ -383,30 +385,39 @@ export function filesOf(r: { files: ReferenceFile[] }): Array<{
   });
 }
 
-/** Files with an `outline` (find_implementations, a directory's overview): `name_path [kind] start-end` lines. */
-export interface OutlineFile {
-  relative_path: string;
-  outline: string;
+/** A file's outline (find_implementations, a directory's overview): its path, then `name_path [kind] start-end` lines. */
+export type OutlineFile = string;
+
+/** An overview entry: an outline string, or a file with its symbols as objects. */
+export type OverviewFile = OutlineFile | { relative_path: string; symbols: Sym[] };
+
+/** Each entry of an overview read back: its path, and its symbols (from the outline lines, or as given). */
+export function overviewFiles(
+  files: readonly OverviewFile[],
+): Array<{ relative_path: string; symbols: Sym[]; outline?: string }> {
+  return files.map((f) => {
+    if (typeof f !== "string") return f;
+    const [relative_path = "", ...lines] = f.split("\n");
+    return { relative_path, symbols: outlineSymbols([f]), outline: lines.join("\n") };
+  });
 }
 
-/** The symbols of outline lines, each with its file (a test's view, not the wire's). */
+/** The symbols of outline entries, each with its file (a test's view, not the wire's). */
 export function outlineSymbols(files: readonly OutlineFile[]): Sym[] {
-  return files.flatMap((f) =>
-    f.outline
-      .split("\n")
-      .filter((l) => l !== "")
-      .map((l) => {
-        const m = /^(\S+) \[(\w+)\] (\d+)-(\d+)$/.exec(l);
-        if (!m) throw new Error(`not an outline line: ${l}`);
-        return {
-          relative_path: f.relative_path,
-          name_path: m[1]!,
-          kind: m[2]!,
-          start_line: Number(m[3]),
-          end_line: Number(m[4]),
-        };
-      }),
-  );
+  return files.flatMap((f) => {
+    const [relative_path = "", ...lines] = f.split("\n");
+    return lines.map((l) => {
+      const m = /^(\S+) \[(\w+)\] (\d+)(?:-(\d+))?$/.exec(l);
+      if (!m) throw new Error(`not an outline line: ${l}`);
+      return {
+        relative_path,
+        name_path: m[1]!,
+        kind: m[2]!,
+        start_line: Number(m[3]),
+        end_line: Number(m[4] ?? m[3]),
+      };
+    });
+  });
 }
 
 /** One file of search_for_pattern's answer: its matching lines. */
@@ -433,15 +444,19 @@ export interface Diagnostic {
   relative_path?: string;
 }
 
-/** An edit delta's diagnostic lines, read back into their fields (a test's view, not the wire's). */
+/**
+ * An edit delta's diagnostic lines, read back into their fields (a test's view, not the wire's); a
+ * line that names more places (` — also at path:line:column (in Symbol), …`) gives one per place.
+ */
 export function parseDiagnostics(lines: readonly string[]): Diagnostic[] {
-  return lines.map((line) => {
+  return lines.flatMap((whole) => {
+    const [line = "", also] = whole.split(" — also at ");
     const m =
       /^(?:(.+?):)?(\d+):(\d+) (error|warning|information|hint)(?: \[([^\]]+)\])?(?: ([^:]+))?: ([\s\S]*?)(?: \(in (.+)\))?$/.exec(
         line,
       );
-    if (!m) throw new Error(`not a diagnostic line: ${line}`);
-    return {
+    if (!m) throw new Error(`not a diagnostic line: ${whole}`);
+    const first: Diagnostic = {
       severity: m[4]!,
       line: Number(m[2]),
       column: Number(m[3]),
@@ -451,13 +466,36 @@ export function parseDiagnostics(lines: readonly string[]): Diagnostic[] {
       ...(m[8] !== undefined ? { symbol: m[8] } : {}),
       ...(m[1] !== undefined ? { relative_path: m[1] } : {}),
     };
+    const others = (also === undefined ? [] : also.split(", ")).map((place): Diagnostic => {
+      const p = /^(?:(.+?):)?(\d+):(\d+)(?: \(in (.+)\))?$/.exec(place);
+      if (!p) throw new Error(`not a diagnostic's place: ${place} in ${whole}`);
+      const { symbol: _s, relative_path: _p, ...shared } = first;
+      return {
+        ...shared,
+        line: Number(p[2]),
+        column: Number(p[3]),
+        ...(p[4] !== undefined ? { symbol: p[4] } : {}),
+        ...(p[1] !== undefined ? { relative_path: p[1] } : {}),
+      };
+    });
+    return [first, ...others];
+  });
+}
+
+/** An edit's files read back: path, added and removed lines, sites and lines (a test's view, not the wire's). */
+export function editedFiles(r: { files: readonly string[] }): FileChange[] {
+  return r.files.map((line) => {
+    const f = readFileChange(line);
+    if (!f) throw new Error(`not an edited file's line: ${line}`);
+    return f;
   });
 }
 
 export interface EditResult {
   applied: boolean;
   edit_id?: string;
-  files: Array<{ relative_path: string; added_lines: number; removed_lines: number }>;
+  /** One line each, `PATH (+A -R)[ N sites, at lines …]`: `editedFiles`. */
+  files: string[];
   diff?: string;
   diagnostics_delta?: {
     /** One line each (`path:line:column severity [code] source: message (in Symbol)`): `parseDiagnostics`. */

@@ -7,7 +7,7 @@ import { test } from "node:test";
 import { z } from "zod";
 import { isImportSite } from "../../src/references/import-sites.js";
 import { groupReferences, referenceUnits, sitesOfFile, withOwnLines } from "../../src/references/listing.js";
-import { type Reference, siteLine } from "../../src/references/sites.js";
+import { maxSiteLine, type Reference, siteLine } from "../../src/references/sites.js";
 import { findReferencingSymbolsTool } from "../../src/tools/find-referencing-symbols.js";
 import { defineTool, readOnly, type ToolDef } from "../../src/tools/kit/define.js";
 import { fitBudget, renderAnswer } from "../../src/tools/kit/run.js";
@@ -98,7 +98,7 @@ const importSite = (file: string, line: number): Reference => {
   return rest;
 };
 
-test("references: a file's path once, its import lines, then one line per site", () => {
+test("references: a file's path once, its import lines, then one line per line of sites", () => {
   const files = groupReferences([
     importSite("src/a.ts", 1),
     site("src/a.ts", 27),
@@ -113,8 +113,8 @@ test("references: a file's path once, its import lines, then one line per site",
     importSite("src/b.ts", 2),
     importSite("src/b.ts", 3),
   ]);
-  // The JSON: each file once, its import lines, each site its line (a column only where a line
-  // holds two, or with context lines), container and code; context lines indented under it.
+  // The JSON: each file once, its import lines, each line of sites its line (columns only where a
+  // line holds two, or with context lines), container and code; context lines indented under it.
   const code = "return this.items.reduce((a, b) => a + b, 0);";
   assert.deepEqual(files, [
     [
@@ -122,8 +122,7 @@ test("references: a file's path once, its import lines, then one line per site",
       `27  Cart/total  ${code}`,
       `28  Cart/total  ${code}`,
       "50  main  total();",
-      `52:5  Cart/total  ${code}`,
-      `52:30  Cart/total  ${code}`,
+      `52:5,30  Cart/total  ${code}`,
       "60:5  (top level)",
       "    59: const t =",
       "    60:   total();",
@@ -153,14 +152,10 @@ test("references: a file's path once, its import lines, then one line per site",
   ]);
   assert.deepEqual(referenceUnits.take(files, 8), [files[0], "src/b.ts  imports: 2"]);
   for (let n = 0; n <= 9; n++) assert.equal(referenceUnits.count(referenceUnits.take(files, n)), n);
+  // A page may end inside a line of sites: its first columns.
+  assert.equal(String(referenceUnits.take(files, 5)[0]).split("\n").at(-1), `52:5  Cart/total  ${code}`);
   const answer = {
-    symbol: {
-      name_path: "Cart/total",
-      kind: "Method",
-      relative_path: "src/cart.ts",
-      start_line: 27,
-      end_line: 30,
-    },
+    symbol: "Cart/total [Method] src/cart.ts:27-30",
     files,
     total: 9,
     complete: true,
@@ -169,13 +164,12 @@ test("references: a file's path once, its import lines, then one line per site",
   assert.equal(
     text,
     [
-      "9 references to Cart/total (src/cart.ts:27)",
+      "9 references to Cart/total [Method] src/cart.ts:27-30",
       "src/a.ts  imports: 1",
       `  27  Cart/total  ${code}`,
       `  28  Cart/total  ${code}`,
       "  50  main  total();",
-      `  52:5  Cart/total  ${code}`,
-      `  52:30  Cart/total  ${code}`,
+      `  52:5,30  Cart/total  ${code}`,
       "  60:5  (top level)",
       "      59: const t =",
       "      60:   total();",
@@ -215,15 +209,32 @@ test("import sites: import/export-from statements, single- and multi-line; not o
   assert.ok(!isImportSite(src, 10));
 });
 
-test("a long site line is cut to 100 characters that still show the site", () => {
+test("a long site line is cut to maxSiteLine (80) characters that still show the site", () => {
   const short = "    return total(cart);";
   assert.equal(siteLine(short, 11), "return total(cart);");
   const long = `  const x = ${"a + ".repeat(40)}total(cart) + ${"b + ".repeat(20)}c;`;
   const at = long.indexOf("total(");
   const cut = siteLine(long, at);
-  assert.ok(cut.length <= 100, `${cut.length}`);
+  assert.equal(maxSiteLine, 80);
+  assert.ok(cut.length <= maxSiteLine, `${cut.length}`);
   assert.ok(cut.includes("total(cart)"), cut);
   assert.ok(cut.startsWith("…") && cut.endsWith("…"), cut);
   const early = siteLine(`${long}`, 2);
-  assert.ok(early.startsWith("const x =") && early.endsWith("…") && early.length === 100, early);
+  assert.ok(early.startsWith("const x =") && early.endsWith("…") && early.length === maxSiteLine, early);
+});
+
+test("references: sites of one line share it only within one container", () => {
+  const [file] = groupReferences([
+    site("src/c.ts", 5, { containing_symbol: { name_path: "a", kind: "Variable" } }),
+    site("src/c.ts", 5, { column: 20, containing_symbol: { name_path: "b", kind: "Variable" } }),
+  ]);
+  const code = "return this.items.reduce((a, b) => a + b, 0);";
+  assert.equal(file, ["src/c.ts", `5:5  a  ${code}`, `5:20  b  ${code}`].join("\n"));
+  assert.deepEqual(
+    sitesOfFile(file!).map((x) => [x.line, x.column, x.container]),
+    [
+      [5, 5, "a"],
+      [5, 20, "b"],
+    ],
+  );
 });

@@ -342,7 +342,7 @@ describe("create_text_file", () => {
     const r = await call(createTextFileTool, { relative_path: "gen/new.ts", content: "export {};\n" });
     assert.equal(r.applied, true);
     assert.match(r.edit_id, /^e[0-9a-f]{8}$/);
-    assert.deepEqual(r.files, [{ relative_path: "gen/new.ts", added_lines: 1, removed_lines: 0 }]);
+    assert.deepEqual(r.files, ["gen/new.ts (+1 -0)"]);
     assert.equal(await read("gen/new.ts"), "export {};\n");
     assert.deepEqual(written, [[join(tmp.dir, "gen", "new.ts")]]);
   });
@@ -378,7 +378,7 @@ describe("replace_content", () => {
       replacement: "b = 3",
     });
     assert.equal(r.applied, true);
-    assert.deepEqual(r.files, [{ relative_path: "r/one.ts", added_lines: 1, removed_lines: 1 }]);
+    assert.deepEqual(r.files, ["r/one.ts (+1 -1)"]);
     assert.equal(await read("r/one.ts"), "const a = 1;\nconst b = 3;\n");
     assert.match(r.diff, /-const b = 2;\n\+const b = 3;/);
   });

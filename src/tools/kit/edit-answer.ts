@@ -3,8 +3,9 @@
  * text: the diff cut at whole files, a dry run's `next` call, a broken build's flood of diagnostics.
  */
 
-import { editResultShape, summariseFiles } from "../../commit/edit-result.js";
+import { editResultShape, readFileChange, summariseFiles } from "../../commit/edit-result.js";
 import { plural } from "../../core/words.js";
+import { diagnosticCount } from "../../diagnostics/diagnostic.js";
 import { cutPatches, parsePatches } from "../../edits/diff.js";
 import { type Answer, nextCall } from "./envelope.js";
 import { maxAnswerChars } from "./params.js";
@@ -25,7 +26,12 @@ function cutDiff(r: EditResult, fullDiff: string, budget: number, more: string, 
   const patches = parsePatches(fullDiff);
   const cut = cutPatches(patches, budget, jsonLength);
   // After an earlier cut, a file whose diff is gone already carries its sites: count it too.
-  const summarised = new Set(r.files.filter((f) => f.sites !== undefined).map((f) => f.relative_path));
+  const summarised = new Set(
+    r.files
+      .map(readFileChange)
+      .filter((f) => f?.sites !== undefined)
+      .map((f) => f!.relative_path),
+  );
   const total = summarised.size + patches.filter((p) => !summarised.has(p.path)).length;
   const { diff: _diff, ...rest } = r;
   const files = summariseFiles(r.files, fullDiff, cut.diff);
@@ -40,7 +46,7 @@ function cutDiff(r: EditResult, fullDiff: string, budget: number, more: string, 
   };
 }
 
-const readTheRest = "Read the changed lines with read_file (files[].lines says where).";
+const readTheRest = "Read the changed lines with read_file (files says at which lines).";
 
 /** Halves the shown diff at whole files; the first step also records which files are left out. */
 function halveDiff(r: EditResult): EditResult {
@@ -64,7 +70,7 @@ export const editResultShrink: Array<(r: EditResult) => EditResult> = [
             new: r.diagnostics_delta.new.slice(0, shrunkDeltaItems),
             resolved: r.diagnostics_delta.resolved.slice(0, shrunkDeltaItems),
           },
-          hint: `${r.hint ? `${r.hint} ` : ""}All but the first ${shrunkDeltaItems} diagnostics of each kind were left out because the answer is large; call get_diagnostics_for_file on the touched files for the full list.`,
+          hint: `${r.hint ? `${r.hint} ` : ""}All but the first ${shrunkDeltaItems} lines of diagnostics of each kind were left out because the answer is large; call get_diagnostics_for_file on the touched files for the full list.`,
         }
       : r,
 ];
@@ -140,31 +146,25 @@ export const editOutput = {
   fit: fitEdit,
 };
 
+const sum = (counts: number[]) => counts.reduce((n, c) => n + c, 0);
+
 export function renderEditResult(r: EditResult): string {
   const out: string[] = [];
   const count = plural(r.files.length, "file");
   if (!r.applied) out.push(`Dry run: nothing was written. The edit would change ${count}:`);
   else if (r.files.length === 0) out.push("Applied; no file content changed.");
   else out.push(`Applied edit ${r.edit_id ?? ""} to ${count}:`.replace("  ", " "));
-  for (const f of r.files) {
-    // A rename's files give counts only (no lines): "3 sites", never "at lines , …".
-    const lines = f.lines ?? [];
-    const at =
-      lines.length === 0
-        ? ""
-        : `, at line${lines.length === 1 ? "" : "s"} ${lines.join(", ")}${f.sites !== undefined && f.sites > lines.length ? ", …" : ""}`;
-    const where = f.sites === undefined ? "" : ` ${plural(f.sites, "site")}${at}`;
-    out.push(`  ${f.relative_path} (+${f.added_lines} -${f.removed_lines})${where}`);
-  }
+  for (const f of r.files) out.push(`  ${f}`);
   if (r.diff) out.push("", r.diff.trimEnd());
   const delta = r.diagnostics_delta;
   if (delta) {
     if (delta.new.length === 0 && delta.resolved.length === 0) out.push("", "Diagnostics: no change.");
     if (delta.new.length > 0) {
-      out.push("", `New diagnostics (${delta.new.length}):`);
+      out.push("", `New diagnostics (${sum(delta.new.map(diagnosticCount))}):`);
       for (const d of delta.new) out.push(`  ${d}`);
     }
-    if (delta.resolved.length > 0) out.push("", `Resolved diagnostics: ${delta.resolved.length}`);
+    if (delta.resolved.length > 0)
+      out.push("", `Resolved diagnostics: ${sum(delta.resolved.map(diagnosticCount))}`);
     out.push(`Checked ${plural(delta.checked_count, "file")}.`);
     if (!delta.complete)
       out.push(`Delta incomplete: ${delta.incomplete_reason ?? "some files were not checked"}`);
