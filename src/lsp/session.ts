@@ -161,13 +161,22 @@ export class LspSession {
    * Asks `fn` while the server sees `text` as the content of `absPath` (not written; see
    * Documents.overlay), then shows it the disk again.
    */
-  async withOverlay<T>(absPath: string, text: string, fn: () => Promise<T>): Promise<T> {
+  withOverlay<T>(absPath: string, text: string, fn: () => Promise<T>): Promise<T> {
+    return this.withOverlays([{ abs: absPath, text }], fn);
+  }
+
+  /** `withOverlay` for several files at once: `fn` runs while the server sees every one of them. */
+  async withOverlays<T>(
+    files: ReadonlyArray<{ abs: string; text: string }>,
+    fn: () => Promise<T>,
+  ): Promise<T> {
     await this.life.whenInitialized();
-    const lift = await this.disk.documents.overlay(absPath, text);
+    const lifts: Array<() => Promise<void>> = [];
     try {
+      for (const f of files) lifts.push(await this.disk.documents.overlay(f.abs, f.text));
       return await fn();
     } finally {
-      await lift();
+      for (const lift of lifts.reverse()) await lift();
     }
   }
 
