@@ -62,7 +62,17 @@ describe("strict arguments (e2e, typescript-language-server)", () => {
     const args = Object.entries(edit).flatMap(([k, v]) => [`--${k}`, v]);
     const r = spawnSync(
       process.execPath,
-      [cliPath, "replace_symbol_body", "--project", fx.dir, ...args, "--skip_checks", "true", "--dry_rn", "true"],
+      [
+        cliPath,
+        "replace_symbol_body",
+        "--project",
+        fx.dir,
+        ...args,
+        "--skip_checks",
+        "true",
+        "--dry_rn",
+        "true",
+      ],
       { env: { ...process.env, SCALPEL_HOME: home }, encoding: "utf8", timeout: 60_000 },
     );
     assert.equal(r.status, 2, `${r.stdout}${r.stderr}`);
