@@ -3,7 +3,9 @@
  * `verify: true` end to end (issue 20), Rust (test/fixtures/rust-basic, rust-analyzer with cargo
  * check, trusted): cargo check reads only the disk, so the edit is written, checked and, when it
  * breaks a caller in another file, put back byte for byte with the caller's error named; a dry run
- * does the same and never keeps the edit; a safe edit lands. TypeScript's counterpart is verify.test.ts.
+ * does the same and never keeps the edit; a safe edit lands. The first edit is the session's first
+ * call: rust-analyzer's first references took over 10 s here, the delta's bound, which verify
+ * waits past (a refusal for a slow first answer was what it gave before). TypeScript's counterpart is verify.test.ts.
  */
 import { strict as assert } from "node:assert";
 import { spawnSync } from "node:child_process";
