@@ -7,7 +7,8 @@
 // the rounds, BENCH_OVERHEAD_BACKENDS (tsserver,native) the TypeScript backends, BENCH_JSON a file
 // to write the figures to. The raw references request is the one scalpel sends (with the
 // declaration on the native server, which scalpel then drops). Then the speed bench (bench/speed/run.ts:
-// both TypeScript backends on 1k/5k/20k-file projects, BENCH_SIZES=none skips it) — it writes its
+// both TypeScript backends on 1k/5k/20k-file projects, and verify's added time beside the same edits
+// without it; BENCH_SIZES=none skips it) — it writes its
 // JSON to BENCH_SPEED_JSON or $TMPDIR/scalpel-speed.json.
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";

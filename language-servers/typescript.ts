@@ -164,6 +164,9 @@ function spec(root: string, trusted: boolean): ServerSpec | { missing: string } 
     // real publish at +360 ms on a 12-line file). A margin below the debounce absorbs timer jitter.
     diagnosticsDelayMs: (text) => Math.min(Math.max(Math.ceil(lineCount(text) / 20), 300), 800) - 50,
     checkFile: checkFileNow,
+    // Measured (tsls 5.3.0, tsserver 5.9.3): with lib.ts overlaid to return a string, the check of
+    // caller.ts (never opened before) answered its TS2322 in 28 ms; after the overlay was lifted, none.
+    checksUnsaved: true,
     requestTimeoutMs: 30_000,
   };
 }

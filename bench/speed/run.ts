@@ -8,6 +8,7 @@
 // find_symbol, then → first complete find_referencing_symbols, both timed from the start). The
 // last restart stays up for the warm rounds, asked in pairs with a raw LspSession to the same
 // backend, alternating order per round (the machine is shared; only side-by-side figures compare).
+// Then what `verify: true` adds to two edits, each beside the same edit without it (verify-pairs.ts).
 //
 // BENCH_SIZES (1000,5000,20000), BENCH_BACKENDS (tsserver,native), BENCH_COLD_ROUNDS (3; 2 at
 // 20k), BENCH_WARM_ROUNDS (7; 5 at 5k, 3 at 20k), BENCH_SPEED_JSON (default $TMPDIR/scalpel-speed.json).
@@ -26,6 +27,7 @@ import { symbolIndexFolder } from "../../src/symbols/index-store.js";
 import { generateLargeFixture, type LargeFixture } from "../../test/helpers/fixtures.js";
 import { callOk, type ScalpelHandle, startScalpel } from "../../test/helpers/mcp.js";
 import { median, peakRssMb, spread, table, timed, treePeakRssMb } from "./measure.js";
+import { measureVerify, type VerifyPair, verifyReport } from "./verify-pairs.js";
 
 // scalpel's own state (the symbol index this bench removes per cold round) lives under SCALPEL_HOME:
 // one folder for the bench and every scalpel it starts.
@@ -80,6 +82,8 @@ export interface SpeedResult {
   /** Same restart: start → first complete find_referencing_symbols (asked after that find_symbol). */
   restartReferences: number[];
   warm: PairResult[];
+  /** The same edits with and without `verify: true` (verify-pairs.ts). */
+  verify: VerifyPair[];
   rssMb: {
     scalpel?: number | undefined;
     scalpelServers?: number | undefined;
@@ -159,6 +163,7 @@ async function runOne(backend: Backend, n: number, say: (s: string) => void): Pr
       warmRestartFindSymbol: [],
       restartReferences: [],
       warm: [],
+      verify: [],
       rssMb: {},
       notes,
     };
@@ -273,6 +278,14 @@ async function runOne(backend: Backend, n: number, say: (s: string) => void): Pr
       }
     }
     result.warm = measured;
+    // After the read-only pairs: these edits change the project (a body, a file's place).
+    result.verify = await measureVerify(h, n, wr, notes);
+    say(
+      `${backend} ${n}: ${verifyReport([{ backend, files: n, pairs: result.verify }])
+        .split("\n")
+        .slice(2)
+        .join("; ")}`,
+    );
     result.rssMb = {
       scalpel: peakRssMb(h.pid),
       scalpelServers: treePeakRssMb(h.pid),
@@ -360,6 +373,8 @@ export function report(results: SpeedResult[]): string {
   out.push(
     table(["backend", "files", "scalpel tool ↔ raw request", "raw", "scalpel", "ratio", "extra"], rows),
   );
+  out.push("");
+  out.push(verifyReport(results.map((r) => ({ backend: r.backend, files: r.files, pairs: r.verify ?? [] }))));
   for (const r of results)
     for (const note of new Set(r.notes)) out.push(`note (${r.backend} ${r.files}): ${note}`);
   return out.join("\n");

@@ -54,7 +54,7 @@ export function readFileChange(line: string): FileChange | undefined {
 }
 
 export const editResultShape = {
-  applied: z.boolean().describe("false for a dry run: nothing was written"),
+  applied: z.boolean().describe("false: nothing was written (a dry run, or verify found new errors)"),
   edit_id: z.string().optional().describe("pass to undo_edit to revert this edit"),
   files: z.array(fileChangeSchema),
   diff: z.string().optional().describe("unified diff of the change"),
@@ -92,6 +92,24 @@ export const editResultShape = {
     .optional()
     .describe(
       "rename_symbol: places where the old name is still written as a whole word (in the renamed files, or where the language server cannot see, e.g. macro bodies); check each",
+    ),
+  verify: z
+    .object({
+      passed: z
+        .boolean()
+        .describe("true: the check found no new error, so the edit was written (unless a dry run)"),
+      reason: z
+        .string()
+        .optional()
+        .describe("why it did not pass: new errors, or a check that could not finish"),
+      errors: z
+        .record(z.string(), z.array(z.string()))
+        .optional()
+        .describe("the new errors by file, one line each: `line:column [code]: message (in Symbol)`"),
+    })
+    .optional()
+    .describe(
+      "verify: true: the verdict of the check of the edited files and their users; diagnostics_delta is that check's comparison when it passed",
     ),
   note: z
     .string()

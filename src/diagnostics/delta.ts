@@ -10,6 +10,7 @@
 import { stat } from "node:fs/promises";
 import type { Location, Diagnostic as LspDiagnostic, Position } from "vscode-languageserver-protocol";
 import { log } from "../core/log.js";
+import { plural } from "../core/words.js";
 import type { LspSession } from "../lsp/session.js";
 import type { DiagnosticsResult } from "../lsp/types.js";
 import type { Project } from "../project/project.js";
@@ -22,11 +23,23 @@ const deltaLog = log.child("delta");
 
 /** Files whose diagnostics are compared one by one (touched first, then referencing files). */
 export const deltaFileLimit = 25;
+/**
+ * The same for an edit that must be proven before it is kept (verify): a caller asking for proof
+ * waits longer rather than get a refusal for a rename of a symbol used in 30 files.
+ */
+export const verifyFileLimit = 60;
+/** Files asked at once: each is opened, and a server keeps a bounded number open (Documents). */
+const filesAtOnce = 16;
 /** Bound on the "before" side, all files together (each waits in parallel). */
 const beforeBudgetMs = 15_000;
 /** Bound on the "after" side, all files together. */
 const afterBudgetMs = 30_000;
-/** Bound on one references request for a changed symbol. */
+/**
+ * Bound on one references request for a changed symbol. A check that must cover everything
+ * (verify) waits as long as the server's own request bound instead: rust-analyzer's first
+ * references after its start took over 10 s on the 5-file rust-basic fixture (cache priming off),
+ * and a refusal for that costs the caller more than the wait.
+ */
 const referencesTimeoutMs = 10_000;
 
 interface File {
@@ -59,21 +72,28 @@ export interface DiagnosticsDelta {
   incomplete_reason?: string;
 }
 
+/**
+ * One file's diagnostics now, mapped to the contract. `overlaid`: the text the server is shown
+ * instead of the disk's (an overlay), for naming the symbols the diagnostics fall in.
+ */
 async function current(
   project: Project,
   f: File,
   maxWaitMs: number,
+  overlaid?: string | null,
 ): Promise<{ list: Diagnostic[] } | { reason: string }> {
   // A file the edit creates has no errors before it, one it deletes (a move's old path) none after:
   // both are compared, not skipped ("no diagnostics" for a new file hid its errors).
-  if (!(await exists(f.abs))) return { list: [] };
+  if (overlaid === null || (overlaid === undefined && !(await exists(f.abs)))) return { list: [] };
   try {
     const { session } = project.pool.sessionFor(f.abs);
     if (session.status !== "ready") return { reason: `the ${session.spec.id} server is not ready` };
-    const text = await readTextFile(f.abs, f.rel).then(
-      (t) => t.text,
-      () => "",
-    );
+    const text =
+      overlaid ??
+      (await readTextFile(f.abs, f.rel).then(
+        (t) => t.text,
+        () => "",
+      ));
     // Settled per server by the session (tsserver: an on-request check of the file, so a big
     // file's semantic errors are not missed behind an earlier syntax-only publish).
     const t0 = Date.now();
@@ -102,6 +122,7 @@ function mapped(project: Project, f: File, list: readonly LspDiagnostic[], text:
 async function referencingFiles(
   project: Project,
   symbols: readonly ChangedSymbol[],
+  bounded: boolean,
 ): Promise<{ files: File[]; failed?: string }> {
   const out: File[] = [];
   let failed: string | undefined;
@@ -112,14 +133,15 @@ async function referencingFiles(
         // With the declaration: TypeScript 7's native server leaves import sites out otherwise, and a
         // file that only imports the symbol is one whose errors change. The declaring file is touched anyway.
         { textDocument: { uri: s.uri }, position: s.position, context: { includeDeclaration: true } },
-        { timeoutMs: referencesTimeoutMs },
+        bounded ? { timeoutMs: referencesTimeoutMs } : {},
       );
       for (const loc of normalizeLocations(raw)) {
         const where = project.sandbox.fromUri(loc.uri);
         // A secret file's diagnostics would show its content; outside files are not ours.
         if (where.kind === "file") out.push({ abs: where.path.abs, rel: where.path.rel });
       }
-    } catch {
+    } catch (e) {
+      deltaLog.debug(`references for the delta failed: ${e instanceof Error ? e.message : String(e)}`);
       // The delta then covers the touched files only, and says so.
       failed = "the files referring to the changed symbol could not be found (references request failed)";
     }
@@ -140,26 +162,33 @@ export async function snapshotBefore(
   project: Project,
   touched: readonly File[],
   changed: { symbols: readonly ChangedSymbol[]; left?: string } = { symbols: [] },
+  opts: { fileLimit?: number; wholeOrNothing?: boolean } = {},
 ): Promise<DiagnosticsSnapshot> {
-  const referring = await referencingFiles(project, changed.symbols);
+  const fileLimit = opts.fileLimit ?? deltaFileLimit;
+  const referring = await referencingFiles(project, changed.symbols, opts.wholeOrNothing !== true);
   const scope = unique([...touched, ...referring.files]).filter(
     (f) => project.pool.adapterForPath(f.abs) !== null,
   );
-  const files = scope.slice(0, deltaFileLimit);
+  const files = scope.slice(0, fileLimit);
   const reasons: string[] = [
     ...(referring.failed ? [referring.failed] : []),
     ...(changed.left ? [changed.left] : []),
   ];
-  if (scope.length > files.length) reasons.push(`${scope.length - files.length} more files were not checked`);
+  if (scope.length > files.length)
+    reasons.push(
+      `${scope.length - files.length} of ${plural(scope.length, "file")} in scope were not checked (at most ${fileLimit} are)`,
+    );
+  // A check that must cover everything is over before it starts (verify refuses).
+  if (opts.wholeOrNothing && reasons.length > 0)
+    return { files: [], before: new Map(), published: new Map(), skipped: scope.length, reasons };
   const before = new Map<string, Diagnostic[]>();
   const deadline = Date.now() + beforeBudgetMs;
-  await Promise.all(
-    files.map(async (f) => {
-      const r = await current(project, f, deadline - Date.now());
-      if ("list" in r) before.set(f.abs, r.list);
-      else reasons.push(r.reason);
-    }),
-  );
+  const results = await inBatches(files, (f) => current(project, f, deadline - Date.now()));
+  files.forEach((f, i) => {
+    const r = results[i]!;
+    if ("list" in r) before.set(f.abs, r.list);
+    else reasons.push(r.reason);
+  });
   const published = new Map<LspSession, Map<string, LspDiagnostic[]>>();
   for (const f of files) {
     try {
@@ -220,10 +249,23 @@ function rank(d: Diagnostic, pool: Map<string, Diagnostic[]>): number {
   return Math.min(Number.MAX_SAFE_INTEGER, ...c.map((x) => distance(d, x)));
 }
 
-/** The delta after the edit was written, or undefined when no file could be compared at all. */
+/** `fn` over `items`, `filesAtOnce` at a time, results in order. */
+async function inBatches<T, R>(items: readonly T[], fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = [];
+  for (let i = 0; i < items.length; i += filesAtOnce)
+    out.push(...(await Promise.all(items.slice(i, i + filesAtOnce).map(fn))));
+  return out;
+}
+
+/**
+ * The delta after the edit, or undefined when no file could be compared at all. `overlaid`: the
+ * text each file has while the server is shown it unsaved (null: a file the edit deletes), for a
+ * check before the write (verify); otherwise the disk's.
+ */
 export async function deltaAfter(
   project: Project,
   snap: DiagnosticsSnapshot,
+  overlaid?: ReadonlyMap<string, string | null>,
 ): Promise<DiagnosticsDelta | undefined> {
   const added: Diagnostic[] = [];
   const resolved: Diagnostic[] = [];
@@ -231,7 +273,9 @@ export async function deltaAfter(
   const reasons = [...snap.reasons];
   let skipped = snap.skipped;
   const deadline = Date.now() + afterBudgetMs;
-  const afters = await Promise.all(snap.files.map((f) => current(project, f, deadline - Date.now())));
+  const afters = await inBatches(snap.files, (f) =>
+    current(project, f, deadline - Date.now(), overlaid?.get(f.abs)),
+  );
   snap.files.forEach((f, i) => {
     const r = afters[i]!;
     if (!("list" in r)) {
@@ -263,10 +307,12 @@ export async function deltaAfter(
       if (where.kind !== "file" || done.has(where.path.abs)) continue;
       done.add(where.path.abs);
       const f = { abs: where.path.abs, rel: where.path.rel };
-      const text = await readTextFile(f.abs, f.rel).then(
-        (t) => t.text,
-        () => "",
-      );
+      const text =
+        overlaid?.get(f.abs) ??
+        (await readTextFile(f.abs, f.rel).then(
+          (t) => t.text,
+          () => "",
+        ));
       const b = mapped(project, f, old, text);
       const a = mapped(project, f, now, text);
       added.push(...minus(a, b));

@@ -34,6 +34,11 @@ import { writeAll } from "./write-all.js";
 
 export interface ApplyOptions {
   dryRun: boolean;
+  /**
+   * The exact bytes every changed file must come out with (a checked preview's `after`): a plan
+   * that now gives other bytes, or changes other files, writes nothing (edit_conflict, stale).
+   */
+  expectAfter?: ReadonlyMap<string, Buffer | null>;
 }
 
 export interface FileChange {
@@ -52,6 +57,10 @@ export interface ApplyResult {
   before: Map<string, Buffer | null>;
   /** Exact new bytes per touched path; null = deleted. Lets undo detect later changes. */
   after: Map<string, Buffer | null>;
+  /** The new text (decoded, BOM stripped) per changed path; null = deleted. */
+  texts: Map<string, string | null>;
+  /** Directories the write made for new files (empty for a dry run); remove them deepest first. */
+  createdDirs: string[];
 }
 
 /** Every file a plan may read or write. */
@@ -65,6 +74,34 @@ export async function applyPlan(plan: EditPlan, opts: ApplyOptions): Promise<App
   return withFileLocks(
     planPaths(plan).map((p) => p.abs),
     () => runPlan(plan, opts),
+  );
+}
+
+/** Applies plans while the caller holds the locks of every file they touch (see `withPlanLocks`). */
+export type HeldApply = (plan: EditPlan, opts: ApplyOptions) => Promise<ApplyResult>;
+
+/**
+ * Runs `fn` holding the locks of `paths`; the plans `fn` applies through the function it is given
+ * must stay within them. For work between writes that no other scalpel write may come between
+ * (verify's write, check and restore, or a check of a preview and the write of the same bytes).
+ */
+export function withPlanLocks<T>(
+  paths: readonly CheckedPath[],
+  fn: (apply: HeldApply) => Promise<T>,
+): Promise<T> {
+  const locked = new Set(paths.map((p) => p.abs));
+  return withFileLocks([...locked], () =>
+    fn(async (plan, opts) => {
+      const beyond = planPaths(plan).find((p) => !locked.has(p.abs));
+      if (beyond) {
+        throw new AppError(
+          "edit_conflict",
+          `The edit now also touches '${beyond.rel}'; nothing was written. Run the tool again.`,
+          { reason: "stale", relative_path: beyond.rel },
+        );
+      }
+      return runPlan(plan, opts);
+    }),
   );
 }
 
@@ -202,6 +239,7 @@ async function runPlan(plan: EditPlan, opts: ApplyOptions): Promise<ApplyResult>
   const diffs: string[] = [];
   const before = new Map<string, Buffer | null>();
   const after = new Map<string, Buffer | null>();
+  const texts = new Map<string, string | null>();
   const changed: Array<{ state: FileState; bytes: Buffer | null }> = [];
   for (const s of states.values()) {
     const bytes = bytesOf(s);
@@ -221,9 +259,42 @@ async function runPlan(plan: EditPlan, opts: ApplyOptions): Promise<ApplyResult>
     if (d.diff !== "") diffs.push(d.diff);
     before.set(s.path.abs, s.originalBytes);
     after.set(s.path.abs, bytes);
+    texts.set(s.path.abs, s.current);
   }
-  const result: ApplyResult = { files, diff: diffs.join(""), written: [], before, after };
+  if (opts.expectAfter) assertSameOutcome(opts.expectAfter, changed);
+  const result: ApplyResult = {
+    files,
+    diff: diffs.join(""),
+    written: [],
+    before,
+    after,
+    texts,
+    createdDirs: [],
+  };
   if (opts.dryRun || changed.length === 0) return result;
-  result.written = await writeAll(changed);
+  const done = await writeAll(changed);
+  result.written = done.written;
+  result.createdDirs = done.createdDirs;
   return result;
+}
+
+/** The plan changes exactly the files of `expected`, to exactly those bytes; else stale. */
+function assertSameOutcome(
+  expected: ReadonlyMap<string, Buffer | null>,
+  changed: ReadonlyArray<{ state: FileState; bytes: Buffer | null }>,
+): void {
+  const differs = changed.find((c) => {
+    const want = expected.get(c.state.path.abs);
+    return want === undefined || !sameBytes(want, c.bytes);
+  });
+  if (differs) throw stale(differs.state.path.rel);
+  if (changed.length !== expected.size) {
+    const seen = new Set(changed.map((c) => c.state.path.abs));
+    const gone = [...expected.keys()].find((abs) => !seen.has(abs)) ?? "";
+    throw new AppError(
+      "edit_conflict",
+      "A file the edit was checked against changed on disk meanwhile; nothing was written. Run the tool again.",
+      { reason: "stale", relative_path: gone },
+    );
+  }
 }

@@ -10,8 +10,11 @@ export interface Change {
   bytes: Buffer | null;
 }
 
-/** Writes new contents first and deletions last, so a failure leaves as little as possible to undo. */
-export async function writeAll(changed: Change[]): Promise<string[]> {
+/**
+ * Writes new contents first and deletions last, so a failure leaves as little as possible to undo.
+ * Returns the paths written or deleted and the directories made for new files.
+ */
+export async function writeAll(changed: Change[]): Promise<{ written: string[]; createdDirs: string[] }> {
   const order = [...changed.filter((c) => c.bytes !== null), ...changed.filter((c) => c.bytes === null)];
   const done: Array<{ change: Change; createdDirs: string[] }> = [];
   for (const c of order) {
@@ -40,7 +43,7 @@ export async function writeAll(changed: Change[]): Promise<string[]> {
       );
     }
   }
-  return order.map((c) => c.state.path.abs);
+  return { written: order.map((c) => c.state.path.abs), createdDirs: done.flatMap((d) => d.createdDirs) };
 }
 
 /** Returns the relative paths that could not be restored. */

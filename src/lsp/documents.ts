@@ -335,8 +335,10 @@ export class Documents {
   }
 
   private async evict(): Promise<void> {
+    // Never an overlay: closed, the server would read the disk again and every later answer
+    // (a check of the text an edit would leave) would describe the old text instead.
     while (this.open.size > this.maxOpen) {
-      const oldest = this.open.values().next().value;
+      const oldest = [...this.open.values()].find((d) => !this.overlaid.has(d.path));
       if (!oldest) return;
       await this.close(oldest);
     }

@@ -5,6 +5,7 @@
  * adapter's strategy (file-diagnostics.ts), and the answers to the server's own messages
  * (server-messages.ts). What is specific to one server comes from its ServerSpec only.
  */
+import { AsyncLocalStorage } from "node:async_hooks";
 import type { Diagnostic, ServerCapabilities, WorkspaceEdit } from "vscode-languageserver-protocol";
 import type { Logger } from "../core/log.js";
 import { DiagnosticsStore } from "./diagnostics.js";
@@ -38,6 +39,13 @@ export class LspSession {
   private readonly gate: RequestGate;
   private readonly fileDiagnostics: FileDiagnostics;
   private readonly serverEdits = new ServerEdits();
+  /**
+   * Marks the async work of the call that holds overlays (withOverlays): its own questions see
+   * them; every other caller's request waits until they are lifted, so that no answer describes
+   * text that is not on disk (a concurrent call's check, references or positions).
+   */
+  private readonly overlayHolder = new AsyncLocalStorage<true>();
+  private overlaysHeld: Promise<void> | undefined;
 
   constructor(
     readonly spec: ServerSpec,
@@ -133,7 +141,8 @@ export class LspSession {
     return this.gate.whenReady(signal);
   }
 
-  request<R>(method: string, params: unknown, opts: RequestOptions = {}): Promise<R> {
+  async request<R>(method: string, params: unknown, opts: RequestOptions = {}): Promise<R> {
+    await this.outsideOverlays();
     return this.gate.request<R>(method, params, opts);
   }
 
@@ -161,14 +170,50 @@ export class LspSession {
    * Asks `fn` while the server sees `text` as the content of `absPath` (not written; see
    * Documents.overlay), then shows it the disk again.
    */
-  async withOverlay<T>(absPath: string, text: string, fn: () => Promise<T>): Promise<T> {
-    await this.life.whenInitialized();
-    const lift = await this.disk.documents.overlay(absPath, text);
+  withOverlay<T>(absPath: string, text: string, fn: () => Promise<T>): Promise<T> {
+    return this.withOverlays([{ abs: absPath, text }], fn);
+  }
+
+  /**
+   * `withOverlay` for several files at once: `fn` runs while the server sees every one of them.
+   * One call holds overlays at a time; the others' requests wait (see `overlayHolder`).
+   */
+  async withOverlays<T>(
+    files: ReadonlyArray<{ abs: string; text: string }>,
+    fn: () => Promise<T>,
+  ): Promise<T> {
+    if (this.overlayHolder.getStore()) return this.overlaid(files, fn);
+    // Checked and claimed in one turn: two waiters woken together cannot both claim.
+    while (this.overlaysHeld) await this.overlaysHeld;
+    let release!: () => void;
+    this.overlaysHeld = new Promise((resolve) => {
+      release = resolve;
+    });
     try {
+      return await this.overlayHolder.run(true, () => this.overlaid(files, fn));
+    } finally {
+      this.overlaysHeld = undefined;
+      release();
+    }
+  }
+
+  private async overlaid<T>(
+    files: ReadonlyArray<{ abs: string; text: string }>,
+    fn: () => Promise<T>,
+  ): Promise<T> {
+    await this.life.whenInitialized();
+    const lifts: Array<() => Promise<void>> = [];
+    try {
+      for (const f of files) lifts.push(await this.disk.documents.overlay(f.abs, f.text));
       return await fn();
     } finally {
-      await lift();
+      for (const lift of lifts.reverse()) await lift();
     }
+  }
+
+  /** Resolves once no other call holds overlays. */
+  private async outsideOverlays(): Promise<void> {
+    while (this.overlaysHeld && !this.overlayHolder.getStore()) await this.overlaysHeld;
   }
 
   /**
@@ -189,6 +234,7 @@ export class LspSession {
   }
 
   async sync(absPath: string): Promise<OpenDocument> {
+    await this.outsideOverlays();
     const doc = await this.disk.sync(absPath);
     return { uri: doc.uri, version: doc.version, text: doc.text };
   }
@@ -223,7 +269,8 @@ export class LspSession {
    * the disk is checked again, and a change that arrived meanwhile (to this file or any other) is
    * synced and waited for, within the same bound; past it the answer says `complete: false`.
    */
-  diagnostics(absPath: string, opts: DiagnosticsOptions = {}): Promise<DiagnosticsResult> {
+  async diagnostics(absPath: string, opts: DiagnosticsOptions = {}): Promise<DiagnosticsResult> {
+    await this.outsideOverlays();
     return this.fileDiagnostics.of(absPath, opts);
   }
 

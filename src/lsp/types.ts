@@ -99,6 +99,14 @@ export interface ServerSpec {
    */
   checkFile?: (run: CommandRunner, uri: string, opts: RequestOptions) => Promise<LspDiagnostic[]>;
   /**
+   * Every file's diagnostics reflect the unsaved text of the open documents, the checks of the
+   * files that depend on them included: an edit can be checked before anything is written by
+   * showing the server its text as overlays (Documents.overlay). Unset where a checker reads the
+   * disk only (a compiler run on save): such edits are checked by writing them and restoring the
+   * old bytes. A file that does not exist yet cannot be overlaid (it is read from the disk first).
+   */
+  checksUnsaved?: boolean;
+  /**
    * Long-lived processes below the server that do its work (a wrapper's worker). Each must
    * be running once the server is ready and must not exit while it runs: a wrapper whose worker
    * died keeps answering, with nothing (see `lsp/health.ts`). Short-lived children (a compiler

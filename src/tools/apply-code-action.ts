@@ -7,19 +7,20 @@ import { editResultShape } from "../commit/edit-result.js";
 import { linesInput, linesName } from "./kit/code-action-params.js";
 import { defineTool, writes } from "./kit/define.js";
 import { editBudget, editOutput, renderEditResult } from "./kit/edit-answer.js";
-import { dryRun } from "./kit/params.js";
+import { dryRun, verify } from "./kit/params.js";
 
 export const applyCodeActionTool = defineTool({
   name: "apply_code_action",
   title: "Apply a code action",
   description:
-    "Applies one action of get_code_actions, chosen by title and/or kind (several matches: none applied). new_name names what an extract creates. Undoable; dry_run previews.",
+    "Applies one action of get_code_actions, chosen by title and/or kind (several matches: none applied).",
   input: {
     ...linesInput,
     title: z.string().min(1).optional().describe("exact, or a part matching one action"),
     kind: z.string().min(1).optional().describe("LSP kind or prefix"),
     new_name: z.string().min(1).optional().describe("name for what an extract creates"),
     dry_run: dryRun,
+    verify,
     max_answer_chars: editBudget,
   },
   ...editOutput,
@@ -45,6 +46,7 @@ export const applyCodeActionTool = defineTool({
     const files = new Set(plan.map((op) => (op.kind === "rename" ? op.from.abs : op.path.abs)));
     const result = await commitPlan(ctx, plan, args.dry_run, {
       tool: "apply_code_action",
+      verify: args.verify,
       wide: files.size > 1 || plan.some((op) => op.kind === "rename" || op.kind === "delete"),
     });
     // Servers offer some actions whatever the file holds (tsls' organize imports on sorted imports).

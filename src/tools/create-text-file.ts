@@ -2,18 +2,18 @@ import { z } from "zod";
 import { commitPlan } from "../commit/commit-plan.js";
 import { defineTool, writes } from "./kit/define.js";
 import { editBudget, editOutput, renderEditResult } from "./kit/edit-answer.js";
-import { dryRun } from "./kit/params.js";
+import { dryRun, verify } from "./kit/params.js";
 
 export const createTextFileTool = defineTool({
   name: "create_text_file",
   title: "Create a text file",
-  description:
-    "Creates a file, or replaces a whole one with overwrite. For part of a file use replace_content.",
+  description: "Creates a file, or replaces a whole one with overwrite. Part of a file: replace_content.",
   input: {
     relative_path: z.string(),
     content: z.string(),
     overwrite: z.boolean().default(false),
     dry_run: dryRun,
+    verify,
     max_answer_chars: editBudget,
   },
   ...editOutput,
@@ -25,6 +25,7 @@ export const createTextFileTool = defineTool({
       ctx,
       [{ kind: "create", path, content: args.content, overwrite: args.overwrite }],
       args.dry_run,
+      { tool: "create_text_file", verify: args.verify },
     );
   },
   render: renderEditResult,

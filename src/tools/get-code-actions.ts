@@ -12,7 +12,7 @@ export const getCodeActionsTool = defineTool({
   name: "get_code_actions",
   title: "Code actions for lines",
   description:
-    "Lists the language server's quick fixes (with the diagnostics each fixes), refactors and source actions (organize imports, fix all) for a line or range. Apply one with apply_code_action.",
+    "Lists the server's quick fixes (with the diagnostics each fixes), refactors and source actions (organize imports, fix all) for a line or range. Apply one with apply_code_action.",
   input: {
     ...linesInput,
     kinds: z

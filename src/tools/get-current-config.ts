@@ -5,8 +5,7 @@ import { defineTool, readOnly } from "./kit/define.js";
 export const getCurrentConfigTool = defineTool({
   name: "get_current_config",
   title: "Current configuration",
-  description:
-    "Active project, its language servers (status, pid, restarts), tools, version: for when a language gets no answers.",
+  description: "Active project, its language servers, tools, version: for when a language gets no answers.",
   input: {},
   output: {
     project: z

@@ -28,7 +28,7 @@ type TypeEntry = z.infer<typeof typeSchema>;
 export const getTypeHierarchyTool = defineTool({
   name: "get_type_hierarchy",
   title: "Get type hierarchy",
-  description: "Supertypes and subtypes of a class, interface or trait, where the server offers it (gopls).",
+  description: "Supertypes and subtypes of a class, interface or trait, where the server offers it.",
   input: {
     name_path: namePath,
     relative_path: definingFile,

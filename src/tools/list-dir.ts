@@ -19,7 +19,7 @@ type ListResult = Answer<typeof output>;
 export const listDirTool = defineTool({
   name: "list_dir",
   title: "List a directory",
-  description: "Lists a folder's directories and files, skipping ignored ones unless skip_ignored is false.",
+  description: "Lists a folder's directories and files (ignored ones too with skip_ignored: false).",
   input: {
     relative_path: z.string().default("."),
     recursive: z.boolean().default(false),

@@ -5,18 +5,19 @@ import { editResultShape } from "../commit/edit-result.js";
 import { leftOut, movedCompleteness, renderLeftOut } from "./kit/code-action-params.js";
 import { defineTool, writes } from "./kit/define.js";
 import { editBudget, editOutput, renderEditResult } from "./kit/edit-answer.js";
-import { definingFile, dryRun, namePath } from "./kit/params.js";
+import { definingFile, dryRun, namePath, verify } from "./kit/params.js";
 
 export const moveSymbolTool = defineTool({
   name: "move_symbol",
   title: "Move a declaration to another file",
   description:
-    "Moves a top-level declaration (with its docs) to another file, new or existing, updating imports and uses. Undoable; dry_run previews.",
+    "Moves a top-level declaration (with its docs) to another file, new or existing, updating imports and uses.",
   input: {
     name_path: namePath,
     relative_path: definingFile,
     to_file: z.string().min(1),
     dry_run: dryRun,
+    verify,
     max_answer_chars: editBudget,
   },
   ...editOutput,
@@ -30,7 +31,11 @@ export const moveSymbolTool = defineTool({
       args.to_file,
       ctx.signal,
     );
-    const result = await commitPlan(ctx, moved.plan, args.dry_run, { tool: "move_symbol", wide: true });
+    const result = await commitPlan(ctx, moved.plan, args.dry_run, {
+      tool: "move_symbol",
+      wide: true,
+      verify: args.verify,
+    });
     return { ...result, ...leftOut(moved.unchecked) };
   },
   render: (r) => `${renderEditResult(r)}${renderLeftOut(r)}`,

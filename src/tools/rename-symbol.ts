@@ -19,7 +19,7 @@ import { resolveSymbol } from "../symbols/access.js";
 import { lineStarts, offsetAt, readTextFile } from "../text/positions.js";
 import { defineTool, writes } from "./kit/define.js";
 import { editBudget, editOutput, renderEditResult } from "./kit/edit-answer.js";
-import { definingFile, dryRun, namePath, showDiff } from "./kit/params.js";
+import { definingFile, dryRun, namePath, showDiff, verify } from "./kit/params.js";
 
 const identifier = /^[\p{L}\p{Nl}_$][\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}_$]*$/u;
 
@@ -98,6 +98,7 @@ export const renameSymbolTool = defineTool({
     new_name: z.string().min(1).describe("'#x' for a private member"),
     change_visibility: z.boolean().default(false).describe("allow #a → a, a Go name's case change"),
     dry_run: dryRun,
+    verify,
     show_diff: showDiff,
     max_answer_chars: editBudget,
   },
@@ -137,6 +138,7 @@ export const renameSymbolTool = defineTool({
     file.session.assertHealthy("renamed");
     const result = await commitPlan(ctx, plan, args.dry_run, {
       tool: "rename_symbol",
+      verify: args.verify,
       wide: true,
       echoDiff: args.show_diff,
       siteLines: args.show_diff,

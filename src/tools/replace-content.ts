@@ -7,7 +7,7 @@ import type { TextEdit } from "../text/positions.js";
 import { lineStarts, positionAt, readTextFile } from "../text/positions.js";
 import { defineTool, writes } from "./kit/define.js";
 import { editBudget, editOutput, renderEditResult } from "./kit/edit-answer.js";
-import { dryRun, replaceParams } from "./kit/params.js";
+import { dryRun, replaceParams, verify } from "./kit/params.js";
 
 /** Line numbers listed in a `multiple_matches` error. */
 const maxListedLines = 20;
@@ -21,6 +21,7 @@ export const replaceContentTool = defineTool({
     relative_path: z.string(),
     ...replaceParams,
     dry_run: dryRun,
+    verify,
     max_answer_chars: editBudget,
   },
   ...editOutput,
@@ -60,7 +61,11 @@ export const replaceContentTool = defineTool({
       }));
       return [{ kind: "edit", path, edits, expectedText: text }];
     };
-    return commitPlan(ctx, await makePlan(), args.dry_run, { tool: "replace_content", recompute: makePlan });
+    return commitPlan(ctx, await makePlan(), args.dry_run, {
+      tool: "replace_content",
+      recompute: makePlan,
+      verify: args.verify,
+    });
   },
   render: renderEditResult,
 });

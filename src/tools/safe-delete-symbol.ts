@@ -6,7 +6,7 @@ import { collectReferences } from "../references/sites.js";
 import { resolveSymbol } from "../symbols/access.js";
 import { defineTool } from "./kit/define.js";
 import { editBudget, editOutput, renderEditResult } from "./kit/edit-answer.js";
-import { definingFile, dryRun, namePath } from "./kit/params.js";
+import { definingFile, dryRun, namePath, verify } from "./kit/params.js";
 
 export const safeDeleteSymbolTool = defineTool({
   name: "safe_delete_symbol",
@@ -16,6 +16,7 @@ export const safeDeleteSymbolTool = defineTool({
     name_path: namePath,
     relative_path: definingFile,
     dry_run: dryRun,
+    verify,
     max_answer_chars: editBudget,
   },
   ...editOutput,
@@ -70,7 +71,7 @@ export const safeDeleteSymbolTool = defineTool({
         expectedText: file.doc.text,
       },
     ];
-    return commitPlan(ctx, plan, args.dry_run, { tool: "safe_delete_symbol" });
+    return commitPlan(ctx, plan, args.dry_run, { tool: "safe_delete_symbol", verify: args.verify });
   },
   render: renderEditResult,
 });

@@ -2,7 +2,7 @@
 // @tsserver-only scalpel's own behaviour (protocol, limits, security), not the server's: one backend is enough
 /**
  * Unknown parameters are refused, not dropped, on both ways in (e2e, the built CLI): through the
- * official MCP SDK client over stdio, and as a one-shot terminal run. `verify: true` and a misspelt
+ * official MCP SDK client over stdio, and as a one-shot terminal run. `skip_checks: true` and a misspelt
  * `dry_rn: true` given to replace_symbol_body were stripped before: the edit was applied, for real.
  * Now the call is refused by name, with the near miss suggested, and the file stays byte-identical.
  */
@@ -35,18 +35,18 @@ describe("strict arguments (e2e, typescript-language-server)", () => {
     rmSync(home, { recursive: true, force: true });
   });
 
-  it("MCP: replace_symbol_body with verify and a misspelt dry_run is refused by name; nothing is written", async () => {
+  it("MCP: replace_symbol_body with skip_checks and a misspelt dry_run is refused by name; nothing is written", async () => {
     const { tools } = await h.client.listTools();
     const listed = tools.find((t) => t.name === "replace_symbol_body");
     assert.equal(listed?.inputSchema.additionalProperties, false);
     const file = await readBytes(fx.dir, "src/money.ts");
     const tree = await hashTree(fx.dir);
-    const r = await h.call("replace_symbol_body", { ...edit, verify: true, dry_rn: true });
+    const r = await h.call("replace_symbol_body", { ...edit, skip_checks: true, dry_rn: true });
     assert.equal(r.isError, true, r.text);
     // Hosts show the model only the text of an error result: it says what went wrong and what to do.
     assert.match(
       r.text,
-      /^Error \(invalid_argument\): Invalid arguments for replace_symbol_body: unknown parameters 'verify', 'dry_rn' \(did you mean 'dry_run'\?\): replace_symbol_body has no such parameters and did nothing\. Its parameters: 'name_path', 'relative_path', 'body', 'dry_run'/,
+      /^Error \(invalid_argument\): Invalid arguments for replace_symbol_body: unknown parameters 'skip_checks', 'dry_rn' \(did you mean 'dry_run'\?\): replace_symbol_body has no such parameters and did nothing\. Its parameters: 'name_path', 'relative_path', 'body', 'dry_run'/,
     );
     assert.match(r.text, /Call it again with the parameters its input schema lists/);
     assert.deepEqual(await readBytes(fx.dir, "src/money.ts"), file, "byte-identical");
@@ -63,14 +63,24 @@ describe("strict arguments (e2e, typescript-language-server)", () => {
     const args = Object.entries(edit).flatMap(([k, v]) => [`--${k}`, v]);
     const r = spawnSync(
       process.execPath,
-      [cliPath, "replace_symbol_body", "--project", fx.dir, ...args, "--verify", "true", "--dry_rn", "true"],
+      [
+        cliPath,
+        "replace_symbol_body",
+        "--project",
+        fx.dir,
+        ...args,
+        "--skip_checks",
+        "true",
+        "--dry_rn",
+        "true",
+      ],
       { env: { ...process.env, SCALPEL_HOME: home }, encoding: "utf8", timeout: 60_000 },
     );
     assert.equal(r.status, 2, `${r.stdout}${r.stderr}`);
     assert.equal(r.stdout, "");
     assert.match(
       r.stderr,
-      /^Error \(invalid_argument\): Invalid arguments for replace_symbol_body: unknown parameters --verify, --dry_rn \(did you mean --dry_run\?\): replace_symbol_body has no such parameters and did nothing\. Its parameters: --name_path, --relative_path, --body, --dry_run, .*, --project, --read-only, --trust\. Run it again without them\./,
+      /^Error \(invalid_argument\): Invalid arguments for replace_symbol_body: unknown parameters --skip_checks, --dry_rn \(did you mean --dry_run\?\): replace_symbol_body has no such parameters and did nothing\. Its parameters: --name_path, --relative_path, --body, --dry_run, .*, --project, --read-only, --trust\. Run it again without them\./,
     );
     assert.deepEqual(await readBytes(fx.dir, "src/money.ts"), file, "byte-identical");
     // A misspelt option of the command itself is suggested too.

@@ -62,12 +62,12 @@ describe("strict tool arguments (in-process)", () => {
       relative_path: "made.txt",
       content: "x\n",
       overwrit: true,
-      verify: true,
+      skip_checks: true,
     });
     assert.equal(r.isError, true);
     assert.match(
       r.text,
-      /unknown parameters 'overwrit' \(did you mean 'overwrite'\?\), 'verify': create_text_file has no such parameters and did nothing\. Its parameters: 'relative_path', 'content', 'overwrite'/,
+      /unknown parameters 'overwrit' \(did you mean 'overwrite'\?\), 'skip_checks': create_text_file has no such parameters and did nothing\. Its parameters: 'relative_path', 'content', 'overwrite'/,
     );
     assert.match(r.text, /Call it again with the parameters its input schema lists/);
     assert.equal(existsSync(join(tmp.dir, "made.txt")), false);

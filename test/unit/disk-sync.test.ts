@@ -22,18 +22,21 @@ interface Sent {
   };
 }
 
-function setup(saveOnSync = false) {
+function setup(saveOnSync = false, maxOpen?: number) {
   const sent: Sent[] = [];
   let clock = 0;
-  const docs = new Documents({
-    notify: async (method, params) => {
-      sent.push({ method, params: params as Sent["params"] });
+  const docs = new Documents(
+    {
+      notify: async (method, params) => {
+        sent.push({ method, params: params as Sent["params"] });
+      },
+      languageIdFor: () => "typescript",
+      tick: () => ++clock,
+      onOpened: () => undefined,
+      saveOnSync,
     },
-    languageIdFor: () => "typescript",
-    tick: () => ++clock,
-    onOpened: () => undefined,
-    saveOnSync,
-  });
+    maxOpen,
+  );
   return { docs, sent };
 }
 const everything = { wants: () => true };
@@ -128,4 +131,25 @@ test("a deleted directory announces every file below it the server was told abou
     ["gone/b.ts", FileChangeType.Deleted],
     ["gone", FileChangeType.Deleted],
   ]);
+});
+
+test("an overlaid document is never closed to make room: a check meanwhile sees the overlay", async () => {
+  const { docs, sent } = setup(false, 2);
+  const [a, b, c, d] = ["ov-a.ts", "ov-b.ts", "ov-c.ts", "ov-d.ts"].map((n) => join(root, n)) as [
+    string,
+    string,
+    string,
+    string,
+  ];
+  for (const p of [a, b, c, d]) writeFileSync(p, "disk\n");
+  const lift = await docs.overlay(a, "unsaved\n");
+  for (const p of [b, c, d]) await docs.sync(p);
+  const closed = sent
+    .filter((s) => s.method === "textDocument/didClose")
+    .map((s) => s.params.textDocument?.uri);
+  assert.equal(closed.includes(pathToUri(a)), false, JSON.stringify(closed));
+  assert.deepEqual(closed, [pathToUri(b), pathToUri(c)]);
+  assert.equal(docs.get(pathToUri(a))?.text, "unsaved\n");
+  await lift();
+  assert.equal(docs.get(pathToUri(a))?.text, "disk\n");
 });

@@ -58,6 +58,10 @@ function sample(schema: z.ZodType, n: number, len: number, depth = 0, topLen = l
           .map(([k, v]) => [k, sample(v, n, len, depth, topLen)])
           .filter(([, v]) => v !== undefined),
       );
+    case "record":
+      return Object.fromEntries(
+        Array.from({ length: n }, (_, i) => [`key${i}`, sample(def.valueType, n > 3 ? 3 : 1, len, depth)]),
+      );
     case "union":
       return sample(def.options[0], n, len, depth, topLen);
     case "lazy":

@@ -73,7 +73,30 @@ export const editResultShrink: Array<(r: EditResult) => EditResult> = [
           hint: `${r.hint ? `${r.hint} ` : ""}All but the first ${shrunkDeltaItems} lines of diagnostics of each kind were left out because the answer is large; call get_diagnostics_for_file on the touched files for the full list.`,
         }
       : r,
+  (r) => {
+    const errors = r.verify?.errors;
+    if (!r.verify || !errors) return r;
+    const all = Object.values(errors).flat().length;
+    if (all <= shrunkDeltaItems) return r;
+    return {
+      ...r,
+      verify: { ...r.verify, errors: firstErrors(errors, shrunkDeltaItems) },
+      hint: `${r.hint ? `${r.hint} ` : ""}Only the first ${shrunkDeltaItems} of ${all} new errors are listed because the answer is large; nothing was written, so the same call with a larger max_answer_chars lists them all.`,
+    };
+  },
 ];
+
+/** The first `n` errors, files in order. */
+function firstErrors(byFile: Record<string, string[]>, n: number): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  let left = n;
+  for (const [file, lines] of Object.entries(byFile)) {
+    if (left <= 0) break;
+    out[file] = lines.slice(0, left);
+    left -= lines.length;
+  }
+  return out;
+}
 
 /**
  * A dry run fitted to `max` by its tool, which knows the caller's arguments: as much of the diff as
@@ -151,7 +174,11 @@ const sum = (counts: number[]) => counts.reduce((n, c) => n + c, 0);
 export function renderEditResult(r: EditResult): string {
   const out: string[] = [];
   const count = plural(r.files.length, "file");
-  if (!r.applied) out.push(`Dry run: nothing was written. The edit would change ${count}:`);
+  const v = r.verify;
+  if (v && !v.passed) out.push(`Verify refused it (${v.reason ?? "new errors"}): nothing was written.`);
+  else if (v && !r.applied) out.push("Verify passed: no new errors.");
+  if (!r.applied)
+    out.push(`${v && !r.diff ? "" : "Dry run: nothing was written. "}The edit would change ${count}:`);
   else if (r.files.length === 0) out.push("Applied; no file content changed.");
   else out.push(`Applied edit ${r.edit_id ?? ""} to ${count}:`.replace("  ", " "));
   for (const f of r.files) out.push(`  ${f}`);
@@ -169,6 +196,11 @@ export function renderEditResult(r: EditResult): string {
     if (!delta.complete)
       out.push(`Delta incomplete: ${delta.incomplete_reason ?? "some files were not checked"}`);
   }
+  for (const [file, lines] of Object.entries(v?.errors ?? {})) {
+    out.push("", `New errors in ${file}:`);
+    for (const line of lines) out.push(`  ${line}`);
+  }
+  if (v?.passed && r.applied) out.push("Verified: no new errors.");
   if (r.possible_missed_sites && r.possible_missed_sites.length > 0) {
     out.push(
       "",

@@ -35,6 +35,12 @@ export const completeness = {
 /** Writes nothing and returns the diff. */
 export const dryRun = z.boolean().default(false);
 
+/**
+ * Writes the edit only if the check of its files and their users finds no new error (the manual
+ * says the rest: commit/verify.ts).
+ */
+export const verify = z.boolean().default(false);
+
 /** An applied edit's diff is left out unless asked for (a dry run always has it). */
 export const showDiff = z.boolean().default(false);
 

@@ -13,7 +13,7 @@ import { resolveSymbol } from "../../symbols/access.js";
 import type { SymbolNode } from "../../symbols/tree.js";
 import { defineTool, writes } from "./define.js";
 import { editBudget, editOutput, renderEditResult } from "./edit-answer.js";
-import { definingFile, dryRun, namePath, showDiff } from "./params.js";
+import { definingFile, dryRun, namePath, showDiff, verify } from "./params.js";
 
 export interface SymbolEditToolSpec {
   name: string;
@@ -34,6 +34,7 @@ export function symbolEditTool(spec: SymbolEditToolSpec) {
       relative_path: definingFile,
       body: z.string(),
       dry_run: dryRun,
+      verify,
       show_diff: showDiff,
       max_answer_chars: editBudget,
     },
@@ -57,6 +58,7 @@ export function symbolEditTool(spec: SymbolEditToolSpec) {
       };
       return commitPlan(ctx, await makePlan(), args.dry_run, {
         tool: spec.name,
+        verify: args.verify,
         recompute: makePlan,
         // The new text is the caller's own: echoing it back tells nothing new.
         echoDiff: args.show_diff,
