@@ -92,17 +92,22 @@ export function withPlanLocks<T>(
   const locked = new Set(paths.map((p) => p.abs));
   return withFileLocks([...locked], () =>
     fn(async (plan, opts) => {
-      const beyond = planPaths(plan).find((p) => !locked.has(p.abs));
-      if (beyond) {
-        throw new AppError(
-          "edit_conflict",
-          `The edit now also touches '${beyond.rel}'; nothing was written. Run the tool again.`,
-          { reason: "stale", relative_path: beyond.rel },
-        );
-      }
+      refuseBeyond(plan, locked);
       return runPlan(plan, opts);
     }),
   );
+}
+
+/** A plan that reaches a file whose lock is not held is stale: the caller retries with its files. */
+function refuseBeyond(plan: EditPlan, locked: ReadonlySet<string>): void {
+  const beyond = planPaths(plan).find((p) => !locked.has(p.abs));
+  if (beyond) {
+    throw new AppError(
+      "edit_conflict",
+      `The edit now also touches '${beyond.rel}'; nothing was written. Run the tool again.`,
+      { reason: "stale", relative_path: beyond.rel },
+    );
+  }
 }
 
 /**
@@ -124,15 +129,7 @@ export async function applyRecomputed(
     paths.map((p) => p.abs),
     async () => {
       const plan = await makePlan();
-      const locked = new Set(paths.map((p) => p.abs));
-      const beyond = planPaths(plan).find((p) => !locked.has(p.abs));
-      if (beyond) {
-        throw new AppError(
-          "edit_conflict",
-          `The edit now also touches '${beyond.rel}'; nothing was written. Run the tool again.`,
-          { reason: "stale", relative_path: beyond.rel },
-        );
-      }
+      refuseBeyond(plan, new Set(paths.map((p) => p.abs)));
       return { plan, result: await runPlan(plan, opts) };
     },
   );

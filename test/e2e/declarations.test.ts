@@ -7,11 +7,11 @@
  * and `cargo check` on a `#![deny(missing_docs)]` crate (a dropped doc comment fails it).
  */
 import { strict as assert } from "node:assert";
-import { spawnSync } from "node:child_process";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import {
+  cargoCheck,
   copyFixture,
   makeTempProject,
   readText,
@@ -186,15 +186,6 @@ describe("declaration model, TypeScript (e2e, tsls)", () => {
 const skip = rustAnalyzerMissing() ?? otherLanguageOnNativePass();
 if (skip) process.stdout.write(`# SKIP rust declaration e2e: ${skip}\n`);
 
-function cargoCheck(dir: string): { status: number | null; output: string } {
-  const r = spawnSync("cargo", ["check", "--quiet", "--offline", "--all-targets"], {
-    cwd: dir,
-    encoding: "utf8",
-    env: { ...process.env, CARGO_TARGET_DIR: join(dir, "target") },
-  });
-  return { status: r.status, output: `${r.stdout}${r.stderr}` };
-}
-
 describe("declaration model, Rust (e2e, rust-analyzer)", { skip: skip ?? false }, () => {
   let fx: TempProject;
   let h: ScalpelHandle;
@@ -306,7 +297,7 @@ describe("declaration model, Rust (e2e, rust-analyzer)", { skip: skip ?? false }
   });
 
   it("the crate still builds with #![deny(missing_docs)]", () => {
-    const r = cargoCheck(fx.dir);
+    const r = cargoCheck(fx.dir, ["--all-targets"]);
     assert.equal(r.status, 0, r.output);
   });
 
@@ -323,7 +314,7 @@ describe("declaration model, Rust (e2e, rust-analyzer)", { skip: skip ?? false }
       text,
     );
     assert.ok(!text.includes("#[inline]") && !text.includes("survive"), text);
-    const r = cargoCheck(fx.dir);
+    const r = cargoCheck(fx.dir, ["--all-targets"]);
     assert.equal(r.status, 0, r.output);
   });
 });

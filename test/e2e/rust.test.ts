@@ -8,12 +8,11 @@
  * error is pulled ~10 ms after the change, `cargo check` (runs on save) adds its own ~0.3 s later.
  */
 import { strict as assert } from "node:assert";
-import { spawnSync } from "node:child_process";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { lineOf, sitesOn } from "../helpers/anchors.js";
-import { copyFixture, readText, type TempProject } from "../helpers/fixtures.js";
+import { cargoCheck, copyFixture, readText, type TempProject } from "../helpers/fixtures.js";
 import {
   callOk,
   type Diagnostic,
@@ -35,15 +34,6 @@ import { rustAnalyzerMissing } from "../helpers/servers.js";
 
 const skip = rustAnalyzerMissing();
 if (skip) process.stdout.write(`# SKIP rust e2e: ${skip}\n`);
-
-function cargoCheck(dir: string): { status: number | null; output: string } {
-  const r = spawnSync("cargo", ["check", "--quiet", "--offline"], {
-    cwd: dir,
-    encoding: "utf8",
-    env: { ...process.env, CARGO_TARGET_DIR: join(dir, "target") },
-  });
-  return { status: r.status, output: `${r.stdout}${r.stderr}` };
-}
 
 describe("Rust (e2e, rust-analyzer)", { skip: skip ?? false }, () => {
   let fx: TempProject;

@@ -8,11 +8,10 @@
  * waits past (a refusal for a slow first answer was what it gave before). TypeScript's counterpart is verify.test.ts.
  */
 import { strict as assert } from "node:assert";
-import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { lineOf } from "../helpers/anchors.js";
-import { copyFixture, hashTree, readText, type TempProject } from "../helpers/fixtures.js";
+import { cargoCheck, copyFixture, hashTree, readText, type TempProject } from "../helpers/fixtures.js";
 import { type EditResult, type ScalpelHandle, startScalpel } from "../helpers/mcp.js";
 import { rustAnalyzerMissing } from "../helpers/servers.js";
 
@@ -26,15 +25,6 @@ if (skip) process.stdout.write(`# SKIP rust verify e2e: ${skip}\n`);
 /** `add` returning the cents: main.rs's `fold` then gets an i64 where it needs a Money (E0308). */
 const breaking = "pub fn add(&self, other: &Money) -> i64 {\n    self.cents + other.cents\n}";
 const safe = "pub fn add(&self, other: &Money) -> Money {\n    Money { cents: self.cents + other.cents }\n}";
-
-function cargoCheck(dir: string): string {
-  const r = spawnSync("cargo", ["check", "--quiet", "--offline", "--message-format=short"], {
-    cwd: dir,
-    encoding: "utf8",
-    env: { ...process.env, CARGO_TARGET_DIR: join(dir, "target", "cli") },
-  });
-  return `${r.stdout}${r.stderr}`;
-}
 
 describe("verify: true (e2e, rust-analyzer + cargo check)", { skip: skip ?? false }, () => {
   let fx: TempProject;
@@ -90,6 +80,9 @@ describe("verify: true (e2e, rust-analyzer + cargo check)", { skip: skip ?? fals
     assert.equal(r.structured.verify?.passed, true);
     assert.equal(r.structured.diagnostics_delta?.complete, true, JSON.stringify(r.structured));
     assert.match(await readText(fx.dir, "src/money.rs"), /Money \{ cents: self\.cents \+ other\.cents \}/);
-    assert.equal(cargoCheck(fx.dir).includes("error"), false);
+    assert.equal(
+      cargoCheck(fx.dir, ["--message-format=short"], join(fx.dir, "target", "cli")).output.includes("error"),
+      false,
+    );
   });
 });

@@ -7,11 +7,10 @@
  * does not carry the first's errors. (Apart from whole-delta.test.ts so that only this runs alone.)
  */
 import { strict as assert } from "node:assert";
-import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { lineOf } from "../helpers/anchors.js";
-import { copyFixture, readText, type TempProject } from "../helpers/fixtures.js";
+import { cargoCheck, copyFixture, readText, type TempProject } from "../helpers/fixtures.js";
 import {
   callOk,
   type Diagnostic,
@@ -42,15 +41,6 @@ function _codes(lines: readonly string[], file: string): string[] {
 
 const skipRust = rustAnalyzerMissing() ?? otherLanguageOnNativePass();
 if (skipRust) process.stdout.write(`# SKIP rust delta e2e: ${skipRust}\n`);
-
-function cargoCheck(dir: string): string {
-  const r = spawnSync("cargo", ["check", "--quiet", "--offline", "--message-format=short"], {
-    cwd: dir,
-    encoding: "utf8",
-    env: { ...process.env, CARGO_TARGET_DIR: join(dir, "target", "cli") },
-  });
-  return `${r.stdout}${r.stderr}`;
-}
 
 describe("Rust: a rename that macro bodies defeat (e2e, rust-analyzer)", { skip: skipRust ?? false }, () => {
   let fx: TempProject;
@@ -95,7 +85,11 @@ describe("Rust: a rename that macro bodies defeat (e2e, rust-analyzer)", { skip:
     // Put both back (undo, newest first) so the rename below starts from a clean crate.
     await callOk(h, "undo_edit", { edit_id: second.edit_id });
     await callOk(h, "undo_edit", { edit_id: first.edit_id });
-    assert.equal(cargoCheck(fx.dir).includes("error"), false, "the crate is clean again");
+    assert.equal(
+      cargoCheck(fx.dir, ["--message-format=short"], join(fx.dir, "target", "cli")).output.includes("error"),
+      false,
+      "the crate is clean again",
+    );
   });
 
   it("a rename leaves cargo check errors in a macro body: delta, file diagnostics, possible_missed_sites", async () => {
@@ -108,7 +102,7 @@ describe("Rust: a rename that macro bodies defeat (e2e, rust-analyzer)", { skip:
     const macros = await readText(fx.dir, "src/macros.rs");
     const macroLine = lineOf(macros, "$crate::gauge::Gauge::new");
     // What cargo itself says: the macro body is broken.
-    const cargo = cargoCheck(fx.dir);
+    const cargo = cargoCheck(fx.dir, ["--message-format=short"], join(fx.dir, "target", "cli")).output;
     assert.match(cargo, new RegExp(`src/macros\\.rs:${macroLine}:\\d+: error\\[E0433\\]`), cargo);
 
     const delta = r.diagnostics_delta;

@@ -98,6 +98,24 @@ export function runTsc(dir: string): { status: number | null; output: string } {
   return { status: r.status, output: `${r.stdout ?? ""}${r.stderr ?? ""}` };
 }
 
+/**
+ * `cargo check --quiet --offline [extra]` in `dir`, with its own target folder (`targetDir`: a
+ * test beside a scalpel whose own cargo check uses `target` passes another, so neither waits on the
+ * other's lock); the exit status and the compiler output.
+ */
+export function cargoCheck(
+  dir: string,
+  extra: readonly string[] = [],
+  targetDir = join(dir, "target"),
+): { status: number | null; output: string } {
+  const r = spawnSync("cargo", ["check", "--quiet", "--offline", ...extra], {
+    cwd: dir,
+    encoding: "utf8",
+    env: { ...process.env, CARGO_TARGET_DIR: targetDir },
+  });
+  return { status: r.status, output: `${r.stdout}${r.stderr}` };
+}
+
 /** Fails with the compiler's output unless `tsc --noEmit -p <dir>` passes (one compiler run). */
 export function assertCompiles(dir: string): void {
   const r = runTsc(dir);
