@@ -14,7 +14,7 @@
 //   // @backends tsserver native   it runs once per TypeScript backend (SCALPEL_TS_BACKEND)
 //   // @backends tsserver native:full   the same, the native pass in the full tier only
 //   // @serial <why>               it runs alone, after the concurrent jobs (timing-sensitive)
-//   // @alone <why>                a unit file that needs a process of its own (see `groups` below)
+//   // @alone <why>                it needs a process of its own (files share one otherwise, see below)
 // A job's output is printed whole when it ends; the last line counts every job's tests.
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -266,7 +266,7 @@ async function pool(list, size) {
  */
 function entryOf(job) {
   const pathOf = (file) => (fromTsx ? join(root, file) : compiled.pathOf(file));
-  if (!job.members) return fromTsx ? job.file : pathOf(job.file);
+  if (!job.members) return pathOf(job.file);
   const entry = join(groupDir, `${job.file.replace(/\W+/g, "-")}-${job.backend ?? "any"}.mjs`);
   writeFileSync(
     entry,

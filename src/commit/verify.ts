@@ -63,8 +63,8 @@ export async function commitVerified(
     { fileLimit: verifyFileLimit, wholeOrNothing: true },
   );
   // Files in scope that the check cannot see now (past the bound, no server ready): no proof.
-  if (snapshot.skipped > 0 || snapshot.reasons.length > 0)
-    return unwritten(await applyPlan(plan, { dryRun: true }), dryRun, judge(undefined, snapshot), undefined);
+  const blind = uncovered(snapshot);
+  if (blind) return unwritten(await applyPlan(plan, { dryRun: true }), dryRun, blind, undefined);
   for (let attempt = 1; ; attempt++) {
     if (ctx.signal.aborted && !dryRun) throw outOfTime();
     try {
@@ -191,12 +191,17 @@ async function restore(c: Check, applied: ApplyResult): Promise<void> {
   await notifyWritten(c.ctx, back.written);
 }
 
+/** The refusal when the snapshot could not see every file in scope (past the bound, no server ready). */
+function uncovered(snap: DiagnosticsSnapshot): Verdict | undefined {
+  if (snap.skipped === 0 && snap.reasons.length === 0) return undefined;
+  const why = snap.reasons.slice(0, 3).join("; ") || `${plural(snap.skipped, "file")} could not be checked`;
+  return { passed: false, reason: `the check could not finish: ${why}` };
+}
+
 /** New errors, or a check that did not cover everything, refuse the edit. */
 function judge(delta: DiagnosticsDelta | undefined, snap: DiagnosticsSnapshot): Verdict {
-  if (snap.skipped > 0 || snap.reasons.length > 0) {
-    const why = snap.reasons.slice(0, 3).join("; ") || `${plural(snap.skipped, "file")} could not be checked`;
-    return { passed: false, reason: `the check could not finish: ${why}` };
-  }
+  const blind = uncovered(snap);
+  if (blind) return blind;
   // No file in scope has a language server (a README): there is nothing to check.
   if (!delta)
     return snap.files.length === 0 ? { passed: true } : { passed: false, reason: "no file could be checked" };

@@ -77,15 +77,16 @@ export async function findMatches(
   // Sizes first, texts after: a result over the limit is refused before any text is made (20,000
   // `$&` over 1,000 matches took 4.4 s, nearly all of it GC, before the limit stopped it).
   let size = text.length;
-  for (const m of matches) {
-    size += expandedLength(template, m, hay) - (m.captures[0] ?? "").length;
+  const lengths = matches.map((m) => {
+    const n = expandedLength(template, m, hay);
+    size += n - (m.captures[0] ?? "").length;
     if (size > maxTextFileBytes) throw tooLarge();
-  }
-  for (const m of matches) {
+    return n;
+  });
+  matches.forEach((m, i) => {
     const whole = m.captures[0] ?? "";
-    const pieces = expand(template, m, hay);
-    push(m.index, m.index + whole.length, lengthOf(pieces), () => pieces.join(""));
-  }
+    push(m.index, m.index + whole.length, lengths[i] ?? 0, () => expand(template, m, hay).join(""));
+  });
   return out;
 }
 
@@ -117,12 +118,6 @@ function compileTemplate(replacement: string): TemplatePart[] {
   }
   if (last < replacement.length) parts.push(replacement.slice(last));
   return parts;
-}
-
-function lengthOf(pieces: readonly string[]): number {
-  let n = 0;
-  for (const p of pieces) n += p.length;
-  return n;
 }
 
 /** The length `expand` would give, without making its pieces. */
