@@ -17,7 +17,17 @@
 //   // @alone <why>                it needs a process of its own (files share one otherwise, see below)
 // A job's output is printed whole when it ends; the last line counts every job's tests.
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -158,23 +168,52 @@ if (process.env.SCALPEL_TEST_LIST === "1") {
 /** A file still running after this long is killed and fails: CI must get a verdict, not hang. */
 const jobTimeoutS = Number(process.env.SCALPEL_TEST_JOB_TIMEOUT ?? 900);
 
+/** A new cpuacct cgroup for one job (cgroup v1, as root), or undefined where none can be made. */
+const cgroupBase = "/sys/fs/cgroup/cpuacct";
+let cgroupCount = 0;
+function jobCgroup() {
+  const dir = join(cgroupBase, `scalpel-test-${process.pid}-${++cgroupCount}`);
+  try {
+    mkdirSync(dir);
+    return dir;
+  } catch {
+    return undefined;
+  }
+}
+/** The CPU seconds a job's cgroup used; the cgroup is removed (its processes are gone by now). */
+function cgroupCpu(dir) {
+  const seconds = Number(readFileSync(join(dir, "cpuacct.usage"), "utf8")) / 1e9;
+  try {
+    rmdirSync(dir);
+  } catch {}
+  return seconds;
+}
+
 /** One file in its own node test process; resolves with its status, output and counts. */
 function runJob(job) {
   const home = mkdtempSync(join(tmpdir(), "scalpel-test-home-"));
   const started = Date.now();
   return new Promise((resolve) => {
-    // SCALPEL_TEST_CPU=1: each job under /usr/bin/time, to see which files cost the machine's CPU
-    // (the wall clock of concurrent jobs hides it).
-    const cpuFile = process.env.SCALPEL_TEST_CPU === "1" ? join(home, "cpu") : undefined;
+    // SCALPEL_TEST_CPU=1: each job's CPU, to see which files cost the machine's CPU (the wall clock
+    // of concurrent jobs hides it). In a cpuacct cgroup of its own where the machine lets us make
+    // one: that counts every process the job starts, its language servers included, which
+    // /usr/bin/time misses (it counts only the children that were waited for).
+    const cgroup = process.env.SCALPEL_TEST_CPU === "1" ? jobCgroup() : undefined;
+    const cpuFile = process.env.SCALPEL_TEST_CPU === "1" && !cgroup ? join(home, "cpu") : undefined;
     const [command, ...commandArgs] = job.command ?? [process.execPath];
+    const launcher = cgroup
+      ? ["/bin/sh", "-c", 'echo $$ > "$0/cgroup.procs" && exec "$@"', cgroup]
+      : cpuFile
+        ? ["/usr/bin/time", "-o", cpuFile, "-f", "%U %S"]
+        : [];
     const child = spawn(
-      cpuFile ? "/usr/bin/time" : command,
+      launcher[0] ?? command,
       // The file runs as the test process itself, not under `--test`: that mode adds a parent
       // process loading tsx too (0.5 s of CPU a file, 161 files). --test-force-exit: a file that
       // leaves a handle open (a server a failed test did not stop) ends anyway; the job's own
       // timeout below bounds a file that hangs (--test-timeout applies only under `--test`).
       [
-        ...(cpuFile ? ["-o", cpuFile, "-f", "%U %S", command] : []),
+        ...(launcher.length > 0 ? [...launcher.slice(1), command] : []),
         ...(job.command
           ? commandArgs
           : [...runFrom, "--test-force-exit", "--test-reporter=spec", entryOf(job)]),
@@ -203,7 +242,8 @@ function runJob(job) {
     child.on("close", (code, signal) => {
       clearTimeout(timer);
       let cpu = 0;
-      if (cpuFile) {
+      if (cgroup) cpu = cgroupCpu(cgroup);
+      else if (cpuFile) {
         const [user, sys] = readFileSync(cpuFile, "utf8").trim().split("\n").pop().split(" ").map(Number);
         cpu = (user ?? 0) + (sys ?? 0);
       }
