@@ -13,7 +13,7 @@
 // A file declares in its own header what the runner needs to know of it:
 //   // @backends tsserver native   it runs once per TypeScript backend (SCALPEL_TS_BACKEND)
 //   // @backends tsserver native:full   the same, the native pass in the full tier only
-//   // @serial <why>               it runs alone, after the concurrent jobs (timing-sensitive)
+//   // @serial <why>               it runs after the jobs that start servers, one at a time (timing-sensitive)
 //   // @alone <why>                it needs a process of its own (files share one otherwise, see below)
 // A job's output is printed whole when it ends; the last line counts every job's tests.
 import { spawn } from "node:child_process";
@@ -291,12 +291,42 @@ function report(r) {
   process.stdout.write(r.out.endsWith("\n") ? r.out : `${r.out}\n`);
 }
 
-async function pool(list, size) {
+/**
+ * Runs the jobs, `size` at once, in the order given; the serial ones (`@serial`: timing-sensitive
+ * under load) one at a time once every other job that starts servers has ended. Beside a serial
+ * job runs at most one light job: a unit/integration file or group (no language server), so that
+ * the serial tail does not leave a core idle. Before, the serial files ran alone after everything
+ * else: about 30 s at the end of the run with one of the two cores idle.
+ */
+function schedule(list, serial, size) {
   const queue = [...list];
-  const lanes = Array.from({ length: Math.min(size, queue.length) }, async () => {
-    for (let job = queue.shift(); job; job = queue.shift()) report(await runJob(job));
+  const serialQueue = [...serial];
+  const running = new Set();
+  const isLight = (job) => !job.command && /^test\/(unit|integration)/.test(job.file);
+  return new Promise((resolve) => {
+    const next = () => {
+      const serialRunning = [...running].some((j) => j.serial);
+      const heavyLeft = queue.some((j) => !isLight(j)) || [...running].some((j) => !isLight(j));
+      const picks = [];
+      if (!serialRunning && !heavyLeft && serialQueue.length > 0) picks.push(serialQueue.shift());
+      const serialOn = serialRunning || picks.length > 0;
+      while (queue.length > 0 && running.size + picks.length < (serialOn ? 2 : size)) {
+        const i = serialOn ? queue.findIndex(isLight) : 0;
+        if (i < 0) break;
+        picks.push(...queue.splice(i, 1));
+      }
+      for (const job of picks) {
+        running.add(job);
+        runJob(job).then((r) => {
+          running.delete(job);
+          report(r);
+          next();
+        });
+      }
+      if (running.size === 0 && queue.length === 0 && serialQueue.length === 0) resolve();
+    };
+    next();
   });
-  await Promise.all(lanes);
 }
 
 /**
@@ -345,13 +375,10 @@ const sizeOf = new Map(
 );
 const weight = (j) =>
   (j.file.includes("/e2e/") ? 2e9 : j.file.includes("/integration/") ? 1e9 : 0) + sizeOf.get(j.file);
-await pool(
+await schedule(
   [...checks, ...jobs.filter((j) => !j.command && !j.serial).sort((a, b) => weight(b) - weight(a))],
-  width,
-);
-await pool(
   jobs.filter((j) => j.serial),
-  1,
+  width,
 );
 
 const sum = (k) => done.reduce((n, r) => n + r[k], 0);
