@@ -18,7 +18,8 @@ export interface DeclarationText {
 
 const squash = (s: string) => s.replace(/\s+/g, " ").trim();
 const opens: Record<string, string> = { "(": ")", "[": "]" };
-const typeAlias = /^(?:export\s+)?(?:declare\s+)?(?:pub(?:\([^)]*\))?\s+)?type\s/;
+/** `type T = …` (TypeScript, Rust, a Go alias), not Go's `type T struct {`, whose members speak for it. */
+const typeAlias = /^(?:export\s+)?(?:declare\s+)?(?:pub(?:\([^)]*\))?\s+)?type\s+[\w$]+\s*(?:<[^=]*>)?\s*=/;
 
 /** Index of the signature's end in `code` (its whole length when it is all signature). */
 function signatureEnd(code: string): number {

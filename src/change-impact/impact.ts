@@ -10,13 +10,20 @@
 import { isTestFile } from "../languages/test-files.js";
 import type { Project } from "../project/project.js";
 import type { Reference } from "../references/sites.js";
-import type { SymbolNode } from "../symbols/tree.js";
+import { type SymbolNode, walk } from "../symbols/tree.js";
 import { allLines } from "../text/positions.js";
 import { withBaseSymbols } from "./base-symbols.js";
 import { baseTree } from "./base-tree.js";
 import { type ChangedFile, changedFiles, pathFilter } from "./changed-files.js";
 import { type LineMap, lineMap } from "./line-map.js";
-import { type AffectedSymbol, type ChangedEntry, FileChecks, implementationsOf } from "./outcome.js";
+import {
+  type AffectedSymbol,
+  addImplementations,
+  type ChangedEntry,
+  FileChecks,
+  type ImplementationSites,
+  implementationOutline,
+} from "./outcome.js";
 import { compareSymbols, type FileSymbolChanges, type SymbolChange } from "./symbol-changes.js";
 import { usersOutsideChange } from "./users.js";
 
@@ -48,6 +55,8 @@ interface Run extends ImpactQuery {
   left: number;
   gaps: Set<string>;
   skipped: number;
+  /** The implementations the base side found, by interface name path (of the file being compared). */
+  implementations: Map<string, ImplementationSites>;
 }
 
 export async function changeImpact(q: ImpactQuery): Promise<Impact> {
@@ -59,11 +68,13 @@ export async function changeImpact(q: ImpactQuery): Promise<Impact> {
     left: maxReferenceQueries,
     gaps: new Set(),
     skipped: 0,
+    implementations: new Map(),
   };
   const changed: ChangedEntry[] = [];
   const affected: AffectedSymbol[] = [];
   const bodies: Array<{ entry: ChangedEntry["symbols"][number]; file: ChangedFile; node: SymbolNode }> = [];
   for (const file of files) {
+    run.implementations.clear();
     const entry: ChangedEntry = {
       relative_path: file.rel,
       status: file.status,
@@ -84,7 +95,27 @@ export async function changeImpact(q: ImpactQuery): Promise<Impact> {
     for (const i of found.interfaces) {
       const reason = i.added.length > 0 ? "member_added" : "member_removed";
       const a = await onDisk(run, file, i.now, reason);
-      a.implementations = await implementationsOf(q.project, file, i.now, q.signal);
+      const sites = run.implementations.get(i.now.namePath) ?? new Map();
+      if (file.path) {
+        const opened = await q.project.symbols.open(
+          await q.project.symbols.file(file.path, q.signal),
+          q.signal,
+        );
+        const ask = {
+          uri: opened.doc.uri,
+          position: i.now.selectionRange.start,
+          interfacePath: i.now.namePath,
+        };
+        await addImplementations(
+          q.project,
+          opened.session,
+          ask,
+          sites,
+          { rel: file.rel, roots: opened.roots },
+          q.signal,
+        );
+      }
+      a.implementations = await implementationOutline(q.project, sites, q.signal);
       affected.push(a);
     }
   }
@@ -172,6 +203,23 @@ async function fileChanges(
           a.users = kept(run, users.references);
         }
         affected.push(a);
+      }
+      for (const i of changes.interfaces) {
+        const then = [...walk(view.roots)].find(
+          (n) => n.namePath === i.now.namePath && n.kind === i.now.kind,
+        );
+        if (!then) continue;
+        const sites: ImplementationSites = new Map();
+        const ask = { uri: view.uri, position: then.selectionRange.start, interfacePath: then.namePath };
+        await addImplementations(
+          project,
+          view.session,
+          ask,
+          sites,
+          { rel: file.rel, roots: view.roots },
+          run.signal,
+        );
+        run.implementations.set(i.now.namePath, sites);
       }
       return changes;
     },

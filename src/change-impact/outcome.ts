@@ -3,16 +3,17 @@
  * implementations of an interface whose members changed, and the errors of the changed files and
  * their users as the servers see them now.
  */
-import type { Location, LocationLink } from "vscode-languageserver-protocol";
+import type { Location, LocationLink, Position } from "vscode-languageserver-protocol";
 import { diagnosticLines, toDiagnostic } from "../diagnostics/diagnostic.js";
+import type { LspSession } from "../lsp/session.js";
 import type { Project } from "../project/project.js";
 import { FileViews, normalizeLocations } from "../references/locations.js";
 import type { Reference } from "../references/sites.js";
 import { fileSymbols } from "../symbols/access.js";
 import { type OutlineFile, outlineFile, outlineLine } from "../symbols/outline.js";
 import { toSymbolResult } from "../symbols/result.js";
-import { type SymbolNode, symbolAt } from "../symbols/tree.js";
-import type { ChangedFile, FileStatus } from "./changed-files.js";
+import { type SymbolNode, symbolAt, walk } from "../symbols/tree.js";
+import type { FileStatus } from "./changed-files.js";
 import type { SymbolChangeKind } from "./symbol-changes.js";
 
 export interface ChangedEntry {
@@ -33,35 +34,65 @@ export interface AffectedSymbol {
   implementations?: OutlineFile[];
 }
 
-/** Implementations of an interface in the work tree, grouped by file as find_implementations gives them. */
-export async function implementationsOf(
+/** Where an interface's implementations are: file, then the implementing symbols' name paths. */
+export type ImplementationSites = Map<string, Set<string>>;
+
+/**
+ * Adds the implementations the server finds for the interface at `position` of `uri` to `into`.
+ * Asked on both sides of a change: a type that implemented the interface before it gained a
+ * member no longer does (Go's structural typing; gopls v0.23.0 lists only types that satisfy it
+ * now), and it is the one that needs the member. `own` gives the symbols of the interface's file
+ * as the server saw it then (the base text, shown as an overlay), whose name paths are kept.
+ */
+export async function addImplementations(
   project: Project,
-  file: ChangedFile,
-  node: SymbolNode,
+  session: LspSession,
+  ask: { uri: string; position: Position; interfacePath: string },
+  into: ImplementationSites,
+  own: { rel: string; roots: readonly SymbolNode[] },
   signal: AbortSignal,
-): Promise<OutlineFile[]> {
-  if (!file.path) return [];
-  const opened = await fileSymbols(project, file.path, signal, false);
-  if (!opened.session.capabilities.implementationProvider) return [];
-  const raw = await opened.session.request<Location[] | LocationLink[] | null>(
+): Promise<void> {
+  if (!session.capabilities.implementationProvider) return;
+  const raw = await session.request<Location[] | LocationLink[] | null>(
     "textDocument/implementation",
-    { textDocument: { uri: opened.doc.uri }, position: node.selectionRange.start },
+    { textDocument: { uri: ask.uri }, position: ask.position },
     { signal },
   );
   const views = new FileViews(project, signal);
-  const byFile = new Map<string, string[]>();
   for (const loc of normalizeLocations(raw)) {
     const where = project.sandbox.fromUri(loc.uri);
     if (where.kind !== "file") continue;
-    const view = await views.get(where.path);
-    const impl = view.roots ? symbolAt(view.roots, loc.range.start) : null;
-    if (!impl || (where.path.rel === file.rel && impl.namePath === node.namePath)) continue;
-    const line = outlineLine(toSymbolResult(impl, undefined, { depth: 0 }));
-    const lines = byFile.get(where.path.rel) ?? [];
-    if (!lines.includes(line)) lines.push(line);
-    byFile.set(where.path.rel, lines);
+    const rel = where.path.rel;
+    const roots = rel === own.rel ? own.roots : (await views.get(where.path)).roots;
+    const impl = roots ? symbolAt(roots, loc.range.start) : null;
+    if (!impl || (rel === own.rel && impl.namePath === ask.interfacePath)) continue;
+    const names = into.get(rel) ?? new Set<string>();
+    names.add(impl.namePath);
+    into.set(rel, names);
   }
-  return [...byFile].map(([path, lines]) => outlineFile(path, lines));
+}
+
+/** The implementations as find_implementations lists them, each symbol as the work tree has it now. */
+export async function implementationOutline(
+  project: Project,
+  sites: ImplementationSites,
+  signal: AbortSignal,
+): Promise<OutlineFile[]> {
+  const out: OutlineFile[] = [];
+  for (const [rel, names] of sites) {
+    let roots: readonly SymbolNode[];
+    try {
+      const path = project.sandbox.resolve(rel, { mustExist: true, kind: "file" });
+      roots = (await project.symbols.file(path, signal)).roots;
+    } catch {
+      continue;
+    }
+    const lines = [...walk(roots)]
+      .filter((n) => names.has(n.namePath))
+      .map((n) => outlineLine(toSymbolResult(n, undefined, { depth: 0 })));
+    if (lines.length > 0) out.push(outlineFile(rel, [...new Set(lines)]));
+  }
+  return out;
 }
 
 /** Files whose errors are looked at, at most this many: each is a check by its server. */
