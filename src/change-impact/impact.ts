@@ -60,8 +60,11 @@ interface Run extends ImpactQuery {
 }
 
 export async function changeImpact(q: ImpactQuery): Promise<Impact> {
+  const started = Date.now();
+  const took = (what: string) => q.project.log.debug(`change impact: ${what} at ${Date.now() - started} ms`);
   const tree = await baseTree(q.project.root, q.base, q.project.log, q.signal);
   const files = await changedFiles(q.project, tree, pathFilter(q.project, q.paths), q.signal);
+  took(`${files.length} changed files found`);
   const run: Run = {
     ...q,
     maps: new Map(files.map((f) => [f.rel, lineMap(f.before, f.after)])),
@@ -83,6 +86,7 @@ export async function changeImpact(q: ImpactQuery): Promise<Impact> {
     };
     changed.push(entry);
     const found = await fileChanges(run, file, affected);
+    took(`${file.rel} compared`);
     if (!found) continue;
     for (const s of found.symbols) {
       const item = { name_path: s.namePath, change: s.change, ...(s.from ? { from: s.from } : {}) };
@@ -119,6 +123,7 @@ export async function changeImpact(q: ImpactQuery): Promise<Impact> {
       affected.push(a);
     }
   }
+  took("removed, signature and interface users asked");
   // Body changes last: only the count of their users, while the request budget lasts.
   for (const b of bodies) {
     if (!spend(run)) continue;
@@ -130,6 +135,7 @@ export async function changeImpact(q: ImpactQuery): Promise<Impact> {
       `${run.skipped} changed symbols' users were not asked for (at most ${maxReferenceQueries} reference requests per call): narrow with paths`,
     );
   }
+  took("body changes' users counted");
   const checks = new FileChecks(q.project, q.signal);
   const diagnostics = await checks.errors(dependentFiles(files, affected), run.gaps);
   return {
