@@ -16,6 +16,7 @@ import { withBaseSymbols } from "./base-symbols.js";
 import { baseTree } from "./base-tree.js";
 import { type ChangedFile, changedFiles, pathFilter } from "./changed-files.js";
 import { type LineMap, lineMap } from "./line-map.js";
+import { MoveFinder } from "./moves.js";
 import {
   type AffectedSymbol,
   addImplementations,
@@ -76,6 +77,7 @@ export async function changeImpact(q: ImpactQuery): Promise<Impact> {
   const changed: ChangedEntry[] = [];
   const affected: AffectedSymbol[] = [];
   const bodies: Array<{ entry: ChangedEntry["symbols"][number]; file: ChangedFile; node: SymbolNode }> = [];
+  const moves = new MoveFinder();
   for (const file of files) {
     run.implementations.clear();
     const entry: ChangedEntry = {
@@ -92,6 +94,9 @@ export async function changeImpact(q: ImpactQuery): Promise<Impact> {
       const item = { name_path: s.namePath, change: s.change, ...(s.from ? { from: s.from } : {}) };
       entry.symbols.push(item);
       if (s.change === "body" && s.now) bodies.push({ entry: item, file, node: s.now });
+      if (s.change === "removed" && s.base && file.before !== null)
+        moves.note(entry, item, s.base, file.before);
+      if (s.change === "added" && s.now && file.after !== null) moves.note(entry, item, s.now, file.after);
     }
     for (const s of found.symbols.filter((x) => x.change === "signature" && x.now)) {
       affected.push(await onDisk(run, file, s.now as SymbolNode, "signature"));
@@ -123,6 +128,7 @@ export async function changeImpact(q: ImpactQuery): Promise<Impact> {
       affected.push(a);
     }
   }
+  moves.pair(affected);
   took("removed, signature and interface users asked");
   // Body changes last: only the count of their users, while the request budget lasts.
   for (const b of bodies) {

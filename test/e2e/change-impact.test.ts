@@ -3,7 +3,8 @@
  * get_change_impact on a TypeScript repository (test/fixtures/ts-impact: `base` committed, `work`
  * left as uncommitted changes): a signature change with three callers outside the change and one
  * updated inside it, a removed function still called, an interface that gained a method (one
- * implementation updated, one not), a renamed function, a new untracked file, body-only changes.
+ * implementation updated, one not), a renamed function, a function moved to a new untracked file
+ * (its importer not updated), body-only changes.
  * The repository is hostile: its git config names an fsmonitor hook, an external diff, a textconv
  * driver, clean/smudge filters, a hooks folder, a pager and an ssh command. Plain git on it runs
  * them (the control); scalpel runs none and still answers right.
@@ -97,6 +98,7 @@ describe("get_change_impact (e2e, TypeScript, hostile git config)", () => {
         "src/app.ts modified",
         "src/banner.ts modified",
         "src/extra.ts added",
+        "src/format.ts modified",
         "src/greet.ts modified",
         "src/shape.ts modified",
       ],
@@ -111,7 +113,10 @@ describe("get_change_impact (e2e, TypeScript, hostile git config)", () => {
     assert.equal(greet.symbols.find((s) => s.name_path === "twicePlusOne")?.from, "oldName");
     assert.equal(greet.symbols.find((s) => s.name_path === "shout")?.users, 1, "loud() calls it");
     assert.deepEqual(symbolsOf("src/shape.ts").sort(), ["Shape/perimeter added", "Square/perimeter added"]);
-    assert.deepEqual(symbolsOf("src/extra.ts"), ["extra added"]);
+    assert.deepEqual(symbolsOf("src/extra.ts"), ["extra added", "pad renamed"]);
+    const moved = impact.changed.find((f) => f.relative_path === "src/extra.ts")!.symbols[1];
+    assert.equal(moved?.from, "src/format.ts:pad");
+    assert.deepEqual(symbolsOf("src/format.ts"), [], "the moved function is told where it went");
     assert.deepEqual(symbolsOf("src/banner.ts"), ["banner body"]);
     assert.equal(impact.complete, true, impact.incomplete_reason);
   });
@@ -171,13 +176,26 @@ describe("get_change_impact (e2e, TypeScript, hostile git config)", () => {
       "farewell",
       "greet",
       "oldName",
+      "pad",
     ]);
+  });
+
+  it("a function moved to another file: its importer that still names the old place, with its error", () => {
+    const pad = affected("pad");
+    assert.equal(pad.reason, "renamed");
+    assert.equal(pad.relative_path, "src/format.ts");
+    const label = work("src/label.ts");
+    assert.deepEqual(
+      sitesOf(pad).map((s) => `${s.relative_path}:${s.line} ${s.import ? "import" : s.container}`),
+      ["src/label.ts:1 import", `src/label.ts:${lineOf(label, "pad(text)")} label`],
+    );
+    assert.ok(errorsIn("src/label.ts").some((d) => d.code === "2305" && /'pad'/.test(d.message)));
   });
 
   it("the text form is the same review, readable", () => {
     assert.match(
       text,
-      /^Change against HEAD \([0-9a-f]{12}\): 5 files, 9 symbols changed, 4 affected symbols, 5 errors/,
+      /^Change against HEAD \([0-9a-f]{12}\): 6 files, 10 symbols changed, 5 affected symbols, 6 errors/,
     );
     assert.match(text, /^src\/greet\.ts modified\n {2}greet {2}signature\n {2}farewell {2}removed/m);
     assert.match(text, /^greet \[signature\] src\/greet\.ts: 3 sites \(tests: src\/greet\.test\.ts\)$/m);
