@@ -211,6 +211,22 @@ describe("get_change_impact (e2e, TypeScript, hostile git config)", () => {
     assert.deepEqual(h.hostPathLeaks, []);
   });
 
+  it("affected symbols are paged: offset, total, and a shortened answer's next call", async () => {
+    const all = impact.affected.map((a) => a.name_path);
+    assert.equal(impact.total, all.length);
+    const rest = await callOk<Impact>(h, "get_change_impact", { offset: 3 });
+    assert.equal(rest.total, all.length);
+    assert.deepEqual(
+      rest.affected.map((a) => a.name_path),
+      all.slice(3),
+    );
+    const short = await callOk<Impact & { truncated?: boolean; next?: string }>(h, "get_change_impact", {
+      max_answer_chars: 1200,
+    });
+    assert.equal(short.truncated, true);
+    assert.match(short.next ?? "", /^get_change_impact \{.*"offset":\d+/);
+  });
+
   it("paths narrows the review; an unknown base or a folder that is no repository is a clear error", async () => {
     const narrowed = await callOk<Impact>(h, "get_change_impact", { paths: ["src/shape.ts"] });
     assert.deepEqual(
