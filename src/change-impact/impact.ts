@@ -10,6 +10,7 @@
 import { isTestFile } from "../languages/test-files.js";
 import type { Project } from "../project/project.js";
 import type { Reference } from "../references/sites.js";
+import type { CheckedPath } from "../security/sandbox.js";
 import { type SymbolNode, walk } from "../symbols/tree.js";
 import { allLines } from "../text/positions.js";
 import { withBaseSymbols } from "./base-symbols.js";
@@ -169,25 +170,20 @@ async function fileChanges(
   affected: AffectedSymbol[],
 ): Promise<FileSymbolChanges | null> {
   const { project } = run;
-  if (!file.path || file.after === null) {
-    // A file no longer on disk cannot be shown to its server: its symbols are known only if
-    // scalpel kept them for exactly that text.
-    const abs = `${project.root}/${file.rel}`;
-    const kept = file.before === null ? null : project.symbols.cached(abs, file.before);
-    if (kept && file.before !== null) return compareSymbols({ roots: kept, text: file.before }, null);
-    run.gaps.add(
-      "the symbols of deleted files are not listed (a file no longer on disk cannot be shown to its server)",
-    );
-    return null;
-  }
-  const now = await project.symbols.file(file.path, run.signal);
-  const after = { roots: now.roots, text: now.text };
+  const now = file.path ? await project.symbols.file(file.path, run.signal) : null;
+  const after = now ? { roots: now.roots, text: now.text } : null;
   if (file.before === null) return compareSymbols(null, after);
   const before = file.before;
-  const afterLines = allLines(now.text);
+  const afterLines = now ? allLines(now.text) : [];
+  // A deleted file's base text is shown at its old path: its importers' sites resolve to it.
+  const path = file.path ?? gonePath(project, file.rel);
+  if (!path) {
+    run.gaps.add(`${file.rel} was deleted with its folder: its symbols are not listed`);
+    return null;
+  }
   return withBaseSymbols(
     project,
-    file.path,
+    path,
     before,
     async (view) => {
       const changes = compareSymbols({ roots: view.roots, text: before }, after);
@@ -204,11 +200,11 @@ async function fileChanges(
             session: view.session,
             adapter: view.adapter,
             uri: view.uri,
-            abs: file.path!.abs,
+            abs: path.abs,
             rel: file.rel,
             node: s.base,
             maps: run.maps,
-            baseSide: { afterLines, afterRoots: now.roots },
+            baseSide: { afterLines, afterRoots: now?.roots ?? [] },
             signal: run.signal,
           });
           if (users.incompleteReason) run.gaps.add(users.incompleteReason);
@@ -237,6 +233,15 @@ async function fileChanges(
     },
     run.signal,
   );
+}
+
+/** The checked path of a file that no longer exists, or null when its folder is gone too. */
+function gonePath(project: Project, rel: string): CheckedPath | null {
+  try {
+    return project.sandbox.resolve(rel);
+  } catch {
+    return null;
+  }
 }
 
 const gone = (s: SymbolChange) => (s.change === "renamed" ? "renamed" : "removed");

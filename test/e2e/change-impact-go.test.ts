@@ -3,7 +3,8 @@
  * change in Go): a signature change with three callers outside the change (one of them a test) and
  * one updated inside it, a removed function still called, an interface that gained a method (its
  * two implementations, one of which no longer satisfies it and is found from the base side: gopls
- * lists only types that satisfy the interface now), a renamed function, a new package, body changes.
+ * lists only types that satisfy the interface now), a renamed function, a new package, a deleted
+ * file whose function is still called, body changes.
  * Skipped, with the reason printed, when gopls is not installed.
  */
 import { strict as assert } from "node:assert";
@@ -45,7 +46,7 @@ describe("get_change_impact (e2e, gopls)", { skip: skip ?? false }, () => {
   const work = (rel: string) => readFileSync(join(fx.dir, rel), "utf8");
 
   before(async () => {
-    fx = await changeRepo("go-impact");
+    fx = await changeRepo("go-impact", ["greet/legacy.go"]);
     h = await startScalpel({ project: fx.dir });
     impact = await callOk<Impact>(h, "get_change_impact", { base: "HEAD" });
   });
@@ -74,6 +75,7 @@ describe("get_change_impact (e2e, gopls)", { skip: skip ?? false }, () => {
         "app/banner.go modified",
         "extra/extra.go added",
         "greet/greet.go modified",
+        "greet/legacy.go deleted",
         "shapes/shape.go modified",
       ],
     );
@@ -123,6 +125,17 @@ describe("get_change_impact (e2e, gopls)", { skip: skip ?? false }, () => {
     assert.ok(errorsIn("app/app.go").some((d) => d.line === line && /Farewell/.test(d.message)));
   });
 
+  it("a deleted file: its function (the base text shown to gopls at its old path) and its caller left behind", () => {
+    assert.deepEqual(symbolsOf("greet/legacy.go"), ["LegacyTotal removed"]);
+    const legacy = affected("LegacyTotal");
+    const line = lineOf(work("app/report.go"), "LegacyTotal(");
+    assert.deepEqual(
+      sitesOf(legacy).map((s) => `${s.relative_path}:${s.line} ${s.container}`),
+      [`app/report.go:${line} Report`],
+    );
+    assert.ok(errorsIn("app/report.go").some((d) => d.line === line && /LegacyTotal/.test(d.message)));
+  });
+
   it("the interface that gained a method: both implementations, the one that no longer satisfies it failing", () => {
     const shape = affected("Shape");
     assert.equal(shape.reason, "member_added");
@@ -141,6 +154,7 @@ describe("get_change_impact (e2e, gopls)", { skip: skip ?? false }, () => {
     assert.deepEqual(impact.affected.map((a) => a.name_path).sort(), [
       "Farewell",
       "Greet",
+      "LegacyTotal",
       "OldName",
       "Shape",
     ]);

@@ -4,7 +4,7 @@
  * left as uncommitted changes): a signature change with three callers outside the change and one
  * updated inside it, a removed function still called, an interface that gained a method (one
  * implementation updated, one not), a renamed function, a function moved to a new untracked file
- * (its importer not updated), body-only changes.
+ * (its importer not updated), a deleted file whose function is still imported, body-only changes.
  * The repository is hostile: its git config names an fsmonitor hook, an external diff, a textconv
  * driver, clean/smudge filters, a hooks folder, a pager and an ssh command. Plain git on it runs
  * them (the control); scalpel runs none and still answers right.
@@ -57,7 +57,7 @@ describe("get_change_impact (e2e, TypeScript, hostile git config)", () => {
   const work = (rel: string) => readFileSync(join(fx.dir, rel), "utf8");
 
   before(async () => {
-    fx = await changeRepo("ts-impact");
+    fx = await changeRepo("ts-impact", ["src/legacy.ts"]);
     markers = armHostile(fx, "*.ts");
     plainGitRuns(fx.dir);
     // The control: the armed config is live for git as a person runs it.
@@ -100,6 +100,7 @@ describe("get_change_impact (e2e, TypeScript, hostile git config)", () => {
         "src/extra.ts added",
         "src/format.ts modified",
         "src/greet.ts modified",
+        "src/legacy.ts deleted",
         "src/shape.ts modified",
       ],
     );
@@ -175,6 +176,7 @@ describe("get_change_impact (e2e, TypeScript, hostile git config)", () => {
       "Shape",
       "farewell",
       "greet",
+      "legacyTotal",
       "oldName",
       "pad",
     ]);
@@ -192,10 +194,22 @@ describe("get_change_impact (e2e, TypeScript, hostile git config)", () => {
     assert.ok(errorsIn("src/label.ts").some((d) => d.code === "2305" && /'pad'/.test(d.message)));
   });
 
+  it("a deleted file: its symbols (asked of the server about the base text) and their users left behind", () => {
+    assert.deepEqual(symbolsOf("src/legacy.ts"), ["legacyTotal removed"]);
+    const legacy = affected("legacyTotal");
+    assert.equal(legacy.reason, "removed");
+    const report = work("src/report.ts");
+    assert.deepEqual(
+      sitesOf(legacy).map((s) => `${s.relative_path}:${s.line} ${s.import ? "import" : s.container}`),
+      ["src/report.ts:1 import", `src/report.ts:${lineOf(report, "legacyTotal([")} report`],
+    );
+    assert.equal(errorsIn("src/report.ts")[0]?.code, "2307");
+  });
+
   it("the text form is the same review, readable", () => {
     assert.match(
       text,
-      /^Change against HEAD \([0-9a-f]{12}\): 6 files, 10 symbols changed, 5 affected symbols, 6 errors/,
+      /^Change against HEAD \([0-9a-f]{12}\): 7 files, 11 symbols changed, 6 affected symbols, 7 errors/,
     );
     assert.match(text, /^src\/greet\.ts modified\n {2}greet {2}signature\n {2}farewell {2}removed/m);
     assert.match(text, /^greet \[signature\] src\/greet\.ts: 3 sites \(tests: src\/greet\.test\.ts\)$/m);

@@ -35,14 +35,15 @@ export function git(dir: string, ...args: string[]): string {
   return r.stdout;
 }
 
-/** The fixture's base committed, its work tree changes on top (untracked files included). */
-export async function changeRepo(name: string): Promise<TempProject> {
+/** The fixture's base committed, its work tree changes on top (untracked files included), `deleted` removed. */
+export async function changeRepo(name: string, deleted: readonly string[] = []): Promise<TempProject> {
   const fx = await makeTempProject(`scalpel-${name}-`);
   await cp(join(fixturesRoot, name, "base"), fx.dir, { recursive: true });
   git(fx.dir, "init", "-q");
   git(fx.dir, "add", "-A");
   git(fx.dir, "commit", "-qm", "base");
   await cp(join(fixturesRoot, name, "work"), fx.dir, { recursive: true });
+  for (const rel of deleted) rmSync(join(fx.dir, rel));
   return fx;
 }
 
