@@ -177,12 +177,12 @@ export class Documents {
    */
   overlay(absPath: string, text: string): Promise<() => Promise<void>> {
     return this.serial(async () => {
-      // A path with no file (one a change deleted) is opened with the text alone: servers take an
-      // open document for a file that exists (measured: tsserver, TypeScript 7 and gopls resolve
-      // imports of it), and closing it lifts it.
+      // A path with no file (one a change deleted) is opened with the text alone: the servers
+      // measured take an open document for a file that exists (they resolve imports of it), and
+      // closing it lifts it.
       const scratch = !(await isFile(absPath));
       // A server that resolved imports of the missing file before keeps the failure until it
-      // hears the file appeared, before it is opened (tsserver with the client's watcher).
+      // hears the file appeared, before it is opened (one that relies on the client's watcher).
       if (scratch) await this.announce(pathToUri(absPath), FileChangeType.Created);
       const doc = scratch ? await this.openText(absPath, text) : await this.syncNow(absPath);
       this.overlaid.add(absPath);
