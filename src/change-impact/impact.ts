@@ -26,7 +26,12 @@ import {
   type ImplementationSites,
   implementationOutline,
 } from "./outcome.js";
-import { compareSymbols, type FileSymbolChanges, type SymbolChange } from "./symbol-changes.js";
+import {
+  compareSymbols,
+  type FileSymbolChanges,
+  type MemberChange,
+  type SymbolChange,
+} from "./symbol-changes.js";
 import { usersOutsideChange } from "./users.js";
 
 export interface ImpactQuery {
@@ -102,32 +107,7 @@ export async function changeImpact(q: ImpactQuery): Promise<Impact> {
     for (const s of found.symbols.filter((x) => x.change === "signature" && x.now)) {
       affected.push(await onDisk(run, file, s.now as SymbolNode, "signature"));
     }
-    for (const i of found.interfaces) {
-      const reason = i.added.length > 0 ? "member_added" : "member_removed";
-      const a = await onDisk(run, file, i.now, reason);
-      const sites = run.implementations.get(i.now.namePath) ?? new Map();
-      if (file.path) {
-        const opened = await q.project.symbols.open(
-          await q.project.symbols.file(file.path, q.signal),
-          q.signal,
-        );
-        const ask = {
-          uri: opened.doc.uri,
-          position: i.now.selectionRange.start,
-          interfacePath: i.now.namePath,
-        };
-        await addImplementations(
-          q.project,
-          opened.session,
-          ask,
-          sites,
-          { rel: file.rel, roots: opened.roots },
-          q.signal,
-        );
-      }
-      a.implementations = await implementationOutline(q.project, sites, q.signal);
-      affected.push(a);
-    }
+    for (const i of found.interfaces) affected.push(await interfaceImpact(run, file, i));
   }
   moves.pair(affected);
   took("removed, signature and interface users asked");
@@ -245,6 +225,23 @@ function gonePath(project: Project, rel: string): CheckedPath | null {
 }
 
 const gone = (s: SymbolChange) => (s.change === "renamed" ? "renamed" : "removed");
+
+/** An interface that gained or lost members: its users, and its implementations on both sides. */
+async function interfaceImpact(run: Run, file: ChangedFile, i: MemberChange): Promise<AffectedSymbol> {
+  const a = await onDisk(run, file, i.now, i.added.length > 0 ? "member_added" : "member_removed");
+  const sites = run.implementations.get(i.now.namePath) ?? new Map();
+  if (file.path) {
+    const opened = await run.project.symbols.open(
+      await run.project.symbols.file(file.path, run.signal),
+      run.signal,
+    );
+    const ask = { uri: opened.doc.uri, position: i.now.selectionRange.start, interfacePath: i.now.namePath };
+    const own = { rel: file.rel, roots: opened.roots };
+    await addImplementations(run.project, opened.session, ask, sites, own, run.signal);
+  }
+  a.implementations = await implementationOutline(run.project, sites, run.signal);
+  return a;
+}
 
 /** A symbol of the work tree whose users are listed. */
 async function onDisk(
