@@ -9,8 +9,10 @@ import { ownGitDir, runGit } from "../process/git.js";
 export interface BaseTree {
   /** The commit's full object name. */
   commit: string;
-  /** Path (repository-relative, `/`) → blob object name, regular files and links only. */
+  /** Path (repository-relative, `/`) → blob object name, regular and executable files. */
   blobs: Map<string, string>;
+  /** Submodules' paths: their files are another repository's, never this change's. */
+  submodules: string[];
   /** The blob's text (UTF-8). */
   read(blob: string): Promise<string>;
 }
@@ -69,17 +71,20 @@ export async function baseTree(
     );
   }
   const blobs = new Map<string, string>();
+  const submodules: string[] = [];
   for (const entry of listed.stdout.split("\0")) {
     // "<mode> <type> <object>\t<path>"
     const tab = entry.indexOf("\t");
     if (tab < 0) continue;
     const [mode, type, object] = entry.slice(0, tab).split(" ");
+    if (type === "commit") submodules.push(entry.slice(tab + 1));
     if (type !== "blob" || object === undefined || mode === "120000") continue;
     blobs.set(entry.slice(tab + 1), object);
   }
   return {
     commit,
     blobs,
+    submodules,
     async read(blob) {
       const shown = await runGit(
         root,

@@ -74,7 +74,10 @@ export async function changedFiles(
   wanted: (rel: string) => boolean,
   signal?: AbortSignal,
 ): Promise<ChangedFile[]> {
-  const current = (await project.symbols.codeFiles("", signal)).filter((p) => wanted(p.rel));
+  const inSubmodule = (rel: string) => tree.submodules.some((m) => rel.startsWith(`${m}/`));
+  const current = (await project.symbols.codeFiles("", signal)).filter(
+    (p) => wanted(p.rel) && !inSubmodule(p.rel),
+  );
   const out: ChangedFile[] = [];
   const present = new Set<string>();
   for (const path of current) {
@@ -85,7 +88,12 @@ export async function changedFiles(
       );
     present.add(path.rel);
     const blob = tree.blobs.get(path.rel);
-    const bytes = (await readProjectBytes(path.abs, path.rel)).bytes;
+    // A file that cannot be read as text (too large, gone meanwhile) is no code change to review.
+    const bytes = await readProjectBytes(path.abs, path.rel).then(
+      (b) => b.bytes,
+      () => null,
+    );
+    if (bytes === null) continue;
     if (blob !== undefined && blobName(bytes, blob.length) === blob) continue;
     const after = bytes.toString("utf8");
     if (blob === undefined) {
