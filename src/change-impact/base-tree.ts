@@ -29,10 +29,11 @@ export async function baseTree(
   log: Logger,
   signal?: AbortSignal,
 ): Promise<BaseTree> {
-  if (ownGitDir(root) === null) {
+  const own = ownGitDir(root);
+  if ("refused" in own) {
     throw new AppError(
       "invalid_argument",
-      "The project root is not a git repository with its own .git folder (a .git file or link pointing elsewhere is not followed): run `git init` and commit a base, or activate the repository's root.",
+      `The project root is not a git repository scalpel reads (${own.refused}): scalpel reads only a repository whose .git folder is in the project root and holds its own objects. Run \`git init\` and commit a base, or activate the repository's root.`,
     );
   }
   // An argument starting with "-" would be read as an option.

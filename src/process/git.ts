@@ -42,14 +42,30 @@ function homeFolder(): string {
   return emptyHome;
 }
 
-/** The root's own `.git` folder, or null (none, a file or a link pointing elsewhere: not followed). */
-export function ownGitDir(root: string): string | null {
+/**
+ * The root's own `.git` folder, or why it cannot be read: none, a `.git` file or link (it points
+ * elsewhere and is not followed), or a repository that keeps objects or its common folder outside
+ * (`objects/info/alternates`, `commondir`: git would read them there).
+ */
+export function ownGitDir(root: string): { dir: string } | { refused: string } {
   const dir = join(root, ".git");
+  const exists = (p: string) => {
+    try {
+      lstatSync(p);
+      return true;
+    } catch {
+      return false;
+    }
+  };
   try {
-    return lstatSync(dir).isDirectory() ? dir : null;
+    if (!lstatSync(dir).isDirectory()) return { refused: "its .git is a file or link that points elsewhere" };
   } catch {
-    return null;
+    return { refused: "it has no .git folder" };
   }
+  if (exists(join(dir, "objects", "info", "alternates")) || exists(join(dir, "commondir"))) {
+    return { refused: "its .git folder takes objects from another repository (alternates or commondir)" };
+  }
+  return { dir };
 }
 
 export interface GitOptions {
@@ -58,7 +74,7 @@ export interface GitOptions {
   signal?: AbortSignal;
 }
 
-/** Runs `git <args>` on the repository at `root` (whose `.git` folder `ownGitDir` found) the safe way. */
+/** Runs `git <args>` on the repository at `root` (whose `.git` folder `ownGitDir` accepted) the safe way. */
 export function runGit(
   root: string,
   args: readonly string[],
@@ -70,6 +86,11 @@ export function runGit(
   const env: Record<string, string> = {
     GIT_DIR: gitDir,
     GIT_WORK_TREE: root,
+    // The caller's environment (a hook's) may point these elsewhere.
+    GIT_COMMON_DIR: gitDir,
+    GIT_OBJECT_DIRECTORY: join(gitDir, "objects"),
+    GIT_ALTERNATE_OBJECT_DIRECTORIES: "",
+    GIT_INDEX_FILE: join(gitDir, "index"),
     GIT_CEILING_DIRECTORIES: root,
     GIT_CONFIG_NOSYSTEM: "1",
     GIT_CONFIG_GLOBAL: "/dev/null",

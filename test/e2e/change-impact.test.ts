@@ -10,7 +10,7 @@
  * them (the control); scalpel runs none and still answers right.
  */
 import { strict as assert } from "node:assert";
-import { readFileSync, renameSync } from "node:fs";
+import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { lineOf } from "../helpers/anchors.js";
@@ -260,6 +260,16 @@ describe("get_change_impact (e2e, TypeScript, hostile git config)", () => {
       assert.match(none.text, /not a git repository/);
     } finally {
       renameSync(join(fx.base, "git-away"), join(fx.dir, ".git"));
+    }
+    // Objects borrowed from another repository would be read outside the project.
+    const alternates = join(fx.dir, ".git", "objects", "info", "alternates");
+    writeFileSync(alternates, `${fx.base}/elsewhere/objects\n`);
+    try {
+      const borrowed = await h.call("get_change_impact", {});
+      assert.equal(borrowed.isError, true);
+      assert.match(borrowed.text, /alternates/);
+    } finally {
+      rmSync(alternates);
     }
     assert.deepEqual(markersIn(markers), []);
   });
