@@ -88,6 +88,15 @@ export class DiskSync {
     return paths;
   }
 
+  /**
+   * The server was shown text that is not on disk and then the disk again (an overlay lifted):
+   * what it published meanwhile for other files described the overlay, so their next diagnostics
+   * wait for a fresh check, as after a write.
+   */
+  overlayLifted(): void {
+    this._lastWriteSeq = this.host.tick();
+  }
+
   async didWrite(absPaths: string[]): Promise<void> {
     this.tellDisk(absPaths);
     await this.host.whenInitialized();

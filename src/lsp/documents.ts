@@ -177,15 +177,32 @@ export class Documents {
    */
   overlay(absPath: string, text: string): Promise<() => Promise<void>> {
     return this.serial(async () => {
-      const doc = await this.syncNow(absPath);
+      // A path with no file (one a change deleted) is opened with the text alone: the servers
+      // measured take an open document for a file that exists (they resolve imports of it), and
+      // closing it lifts it.
+      const scratch = !(await isFile(absPath));
+      // A server that resolved imports of the missing file before keeps the failure until it
+      // hears the file appeared, before it is opened (one that relies on the client's watcher).
+      if (scratch) await this.announce(pathToUri(absPath), FileChangeType.Created);
+      const doc = scratch ? await this.openText(absPath, text) : await this.syncNow(absPath);
       this.overlaid.add(absPath);
       if (doc.text !== text) await this.change(doc, text);
       return () =>
         this.serial(async () => {
           this.overlaid.delete(absPath);
-          if (this.open.has(doc.uri)) await this.syncNow(absPath);
+          if (!this.open.has(doc.uri)) return;
+          if (!scratch || (await isFile(absPath))) {
+            await this.syncNow(absPath);
+            return;
+          }
+          await this.close(doc);
+          await this.announce(doc.uri, FileChangeType.Deleted);
         });
     });
+  }
+
+  private async announce(uri: string, type: FileChangeType): Promise<void> {
+    await this.host.notify("workspace/didChangeWatchedFiles", { changes: [{ uri, type }] });
   }
 
   /** Sends the same text again under a new version, which makes push servers re-check the file. */
@@ -260,6 +277,12 @@ export class Documents {
       if (existing.text !== text) await this.change(existing, text, true);
       return existing;
     }
+    return this.openText(absPath, text, disk);
+  }
+
+  /** Sends didOpen for `text` as the document of `absPath` (`disk`: the stamp it was read with). */
+  private async openText(absPath: string, text: string, disk?: DiskStamp): Promise<TrackedDocument> {
+    const uri = pathToUri(absPath);
     const doc: TrackedDocument = {
       uri,
       path: absPath,

@@ -208,6 +208,7 @@ export class LspSession {
       return await fn();
     } finally {
       for (const lift of lifts.reverse()) await lift();
+      if (lifts.length > 0) this.disk.overlayLifted();
     }
   }
 

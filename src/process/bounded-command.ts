@@ -65,24 +65,24 @@ export async function runBounded(
   let timedOut = false;
   let aborted = false;
   let timer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
   const stopped = new Promise<void>((resolve) => {
     timer = setTimeout(() => {
       timedOut = true;
       resolve();
     }, opts.timeoutMs);
     if (opts.signal?.aborted) aborted = true;
-    opts.signal?.addEventListener(
-      "abort",
-      () => {
-        aborted = true;
-        resolve();
-      },
-      { once: true },
-    );
+    onAbort = () => {
+      aborted = true;
+      resolve();
+    };
+    opts.signal?.addEventListener("abort", onAbort, { once: true });
     if (aborted) resolve();
   });
   const exit = await Promise.race([proc.exited, stopped.then(() => null)]);
   clearTimeout(timer);
+  // A call's signal outlives its commands (one git run per changed file): each must let go of it.
+  if (onAbort) opts.signal?.removeEventListener("abort", onAbort);
   // "exit" can come before the last stdout chunk; a helper that inherited the pipe may hold it open.
   if (exit !== null) await Promise.race([drained, sleep(2_000)]);
   // Always: after a normal exit this reaps whatever the command left behind in its group (a build

@@ -49,7 +49,7 @@ export const activateProjectTool = defineTool({
   name: "activate_project",
   title: "Activate project",
   description:
-    "Opens a project: starts its servers, lists its memories, says whether it is trusted. Call it first unless started with --project.",
+    "Opens a project: starts its servers, lists memories, tells if trusted. Call it first unless started with --project.",
   input: {
     project: z.string().min(1).describe("root folder or registered name"),
   },

@@ -7,7 +7,7 @@ import { dryRun, verify } from "./kit/params.js";
 export const createTextFileTool = defineTool({
   name: "create_text_file",
   title: "Create a text file",
-  description: "Creates a file, or replaces a whole one with overwrite. Part of a file: replace_content.",
+  description: "Creates a file, or replaces a whole one with overwrite.",
   input: {
     relative_path: z.string(),
     content: z.string(),

@@ -32,7 +32,7 @@ function identifierColumn(line: string, identifier: string, occurrence: number):
 export const findDeclarationTool = defineTool({
   name: "find_declaration",
   title: "Go to declaration",
-  description: "Go to definition of the identifier at a line. find_symbol when you know the name path.",
+  description: "Go to definition of the identifier at a line.",
   input: {
     relative_path: z.string().describe("file of the usage"),
     line: z.number().int().min(1),

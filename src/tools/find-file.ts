@@ -16,8 +16,7 @@ type FindResult = Answer<typeof output>;
 export const findFileTool = defineTool({
   name: "find_file",
   title: "Find files by name",
-  description:
-    "Finds files by glob on the base name ('*.test.ts'; with '/' on the path). find_symbol finds code by name.",
+  description: "Finds files by glob on the base name ('*.test.ts'; with '/' on the path).",
   input: {
     file_mask: z.string().min(1),
     relative_path: z.string().default("."),

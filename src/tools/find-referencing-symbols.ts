@@ -37,7 +37,7 @@ export const findReferencingSymbolsTool = defineTool({
   name: "find_referencing_symbols",
   title: "Find references",
   description:
-    "Every type-precise use of a symbol, by file: line, containing symbol, code. Use it instead of text search before changing a symbol.",
+    "Every type-precise use of a symbol, by file: line, containing symbol, code. Use it before changing a symbol.",
   input: {
     name_path: namePath,
     relative_path: definingFile,

@@ -19,7 +19,7 @@ export const findSymbolTool = defineTool({
   name: "find_symbol",
   title: "Find symbol",
   description:
-    "Finds symbols by name path in the project or under relative_path, with optional body and children. Use it instead of text search for a definition.",
+    "Symbols by name path, project-wide or under relative_path, with body and children on request. Use it instead of text search.",
   input: {
     name_path_pattern: z
       .string()

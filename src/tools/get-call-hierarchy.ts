@@ -42,8 +42,7 @@ type Direction = "incoming" | "outgoing";
 export const getCallHierarchyTool = defineTool({
   name: "get_call_hierarchy",
   title: "Get call hierarchy",
-  description:
-    "Callers or callees of a function, to a depth, with call lines. find_referencing_symbols lists every use.",
+  description: "Callers or callees of a function, to a depth, with call lines.",
   input: {
     name_path: namePath,
     relative_path: definingFile,

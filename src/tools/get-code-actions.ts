@@ -12,13 +12,13 @@ export const getCodeActionsTool = defineTool({
   name: "get_code_actions",
   title: "Code actions for lines",
   description:
-    "Lists the server's quick fixes (with the diagnostics each fixes), refactors and source actions (organize imports, fix all) for a line or range. Apply one with apply_code_action.",
+    "Quick fixes (with the diagnostics each fixes), refactors and source actions (organize imports, fix all) for a line or range; apply_code_action applies one.",
   input: {
     ...linesInput,
     kinds: z
       .array(z.string().min(1))
       .optional()
-      .describe("LSP kinds or prefixes: quickfix, refactor.extract, source.organizeImports…"),
+      .describe("LSP kinds or prefixes (quickfix, refactor.extract…)"),
   },
   output: {
     relative_path: z.string(),

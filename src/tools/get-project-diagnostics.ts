@@ -41,8 +41,7 @@ type Result = Answer<typeof output>;
 export const getProjectDiagnosticsTool = defineTool({
   name: "get_project_diagnostics",
   title: "Diagnostics of the whole project",
-  description:
-    "Runs the project's checks (tsc --noEmit, cargo check, …) on it or a folder: after a change that may break other files.",
+  description: "Runs the project's checks (tsc --noEmit, cargo check, …) on it or a folder.",
   input: {
     relative_path: searchScope,
     min_severity: z.enum(severities).default("error"),

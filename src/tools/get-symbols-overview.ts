@@ -75,7 +75,7 @@ export const getSymbolsOverviewTool = defineTool({
   name: "get_symbols_overview",
   title: "Symbols overview",
   description:
-    "Top-level symbols of a file, or of each code file under a folder, with line spans. Use it before reading a file whole.",
+    "Top-level symbols of a file, or of each code file under a folder, with line spans. Read it before a whole file.",
   input: {
     relative_path: z.string(),
     depth: z.number().int().min(0).default(0),

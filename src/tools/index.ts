@@ -10,6 +10,7 @@ import { findImplementationsTool } from "./find-implementations.js";
 import { findReferencingSymbolsTool } from "./find-referencing-symbols.js";
 import { findSymbolTool } from "./find-symbol.js";
 import { getCallHierarchyTool } from "./get-call-hierarchy.js";
+import { getChangeImpactTool } from "./get-change-impact.js";
 import { getCodeActionsTool } from "./get-code-actions.js";
 import { getCurrentConfigTool } from "./get-current-config.js";
 import { getDiagnosticsForFileTool } from "./get-diagnostics-for-file.js";
@@ -68,6 +69,7 @@ export const allTools: readonly ToolDef[] = [
   undoEditTool,
   getDiagnosticsForFileTool,
   getProjectDiagnosticsTool,
+  getChangeImpactTool,
   readFileTool,
   listDirTool,
   findFileTool,

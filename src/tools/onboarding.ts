@@ -5,8 +5,7 @@ import { defineTool, readOnly } from "./kit/define.js";
 export const onboardingTool = defineTool({
   name: "onboarding",
   title: "Onboarding instructions",
-  description:
-    "What to explore in this project and which memories to write; call it when activate_project recommends it.",
+  description: "What to explore and which memories to write; call it when activate_project recommends it.",
   input: {},
   output: { instructions: z.string() },
   annotations: readOnly,

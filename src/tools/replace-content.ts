@@ -16,7 +16,7 @@ export const replaceContentTool = defineTool({
   name: "replace_content",
   title: "Replace text in a file",
   description:
-    "Replaces text in a file: a literal needle matching once (or allow_multiple), or a regex (mode 'regex'). Whole declarations: replace_symbol_body.",
+    "Replaces text in a file: a literal needle matching once (or allow_multiple), or a regex. Whole declarations: replace_symbol_body.",
   input: {
     relative_path: z.string(),
     ...replaceParams,

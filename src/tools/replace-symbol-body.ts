@@ -7,7 +7,7 @@ export const replaceSymbolBodyTool = defineTool(
     name: "replace_symbol_body",
     title: "Replace symbol",
     description:
-      "Replaces a symbol's whole declaration, signature included (its doc comment stays unless the new code has one). Smaller edits: replace_content.",
+      "Replaces a symbol's whole declaration, signature included (its doc comment stays unless the new code has one).",
     edit: replaceBodyEdit,
     changesSymbol: true,
   }),
