@@ -317,7 +317,7 @@ function schedule(list, serial, size) {
       }
       for (const job of picks) {
         running.add(job);
-        runJob(job).then((r) => {
+        void runJob(job).then((r) => {
           running.delete(job);
           report(r);
           next();
