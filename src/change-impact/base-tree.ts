@@ -17,6 +17,19 @@ export interface BaseTree {
   read(blob: string): Promise<string>;
 }
 
+/**
+ * A tree path scalpel may use as a project path. Objects are the repository's to write: a crafted
+ * tree can name `../x`, an absolute path or `.git/config` (git's own checkout refuses such entries;
+ * its object store holds them), and a path is joined to the root (a deleted file's is opened as a
+ * document of its server, shown the base text).
+ */
+function plainPath(path: string): boolean {
+  if (path === "" || path.startsWith("/") || path.includes("\\") || path.includes("\0")) return false;
+  return path
+    .split("/")
+    .every((part) => part !== "" && part !== "." && part !== ".." && part.toLowerCase() !== ".git");
+}
+
 /** Git's own messages can name host paths: only their first line's gist is shown, never the path. */
 function gist(stderr: string): string {
   const line = stderr.split("\n").find((l) => l.trim() !== "") ?? "";
@@ -80,7 +93,7 @@ export async function baseTree(
     const [mode, type, object] = entry.slice(0, tab).split(" ");
     if (type === "commit") submodules.push(entry.slice(tab + 1));
     if (type !== "blob" || object === undefined || mode === "120000") continue;
-    blobs.set(entry.slice(tab + 1), object);
+    if (plainPath(entry.slice(tab + 1))) blobs.set(entry.slice(tab + 1), object);
   }
   return {
     commit,

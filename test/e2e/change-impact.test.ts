@@ -10,6 +10,7 @@
  * them (the control); scalpel runs none and still answers right.
  */
 import { strict as assert } from "node:assert";
+import { spawnSync } from "node:child_process";
 import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -272,5 +273,43 @@ describe("get_change_impact (e2e, TypeScript, hostile git config)", () => {
       rmSync(alternates);
     }
     assert.deepEqual(markersIn(markers), []);
+  });
+
+  it("a crafted base tree naming ../ or .git paths: those entries are never taken for project files", async () => {
+    // git's checkout refuses such entries, but its object store holds what a repository ships.
+    const run = (args: string[], input?: string) => {
+      const r = spawnSync("git", ["-c", "core.fsmonitor=false", ...args], {
+        cwd: fx.dir,
+        env: {
+          ...process.env,
+          GIT_CONFIG_NOSYSTEM: "1",
+          GIT_CONFIG_GLOBAL: "/dev/null",
+          GIT_AUTHOR_NAME: "t",
+          GIT_AUTHOR_EMAIL: "t@example.com",
+          GIT_COMMITTER_NAME: "t",
+          GIT_COMMITTER_EMAIL: "t@example.com",
+        },
+        encoding: "utf8",
+        ...(input === undefined ? {} : { input }),
+      });
+      assert.equal(r.status, 0, r.stderr);
+      return r.stdout.trim();
+    };
+    const blob = run(["hash-object", "-w", "--stdin"], "export const outside = 1;\n");
+    const inner = run(["mktree"], `100644 blob ${blob}\toutside.ts\n`);
+    const top = run(["ls-tree", "HEAD"]);
+    const tree = run(["mktree"], `${top}\n040000 tree ${inner}\t..\n040000 tree ${inner}\t.git\n`);
+    const commit = run(["commit-tree", tree, "-p", "HEAD", "-m", "crafted"]);
+    const r = await callOk<Impact>(h, "get_change_impact", { base: commit });
+    const paths = r.changed.map((f) => f.relative_path);
+    assert.ok(
+      paths.every((p) => !p.split("/").some((part) => part === ".." || part === ".git")),
+      `a crafted path was taken for a project file: ${paths.join(", ")}`,
+    );
+    assert.deepEqual(
+      paths,
+      impact.changed.map((f) => f.relative_path),
+      "the same change as against HEAD",
+    );
   });
 });
