@@ -12,10 +12,10 @@
  *   forbidden, so a lazy fetch cannot start one);
  * - without a terminal prompt or pager, with a time bound and an output bound, in its own process group.
  */
-import { lstatSync, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { lstatSync } from "node:fs";
 import { join } from "node:path";
 import type { Logger } from "../core/log.js";
+import { scalpelHome } from "../core/user-state.js";
 import { type BoundedRun, runBounded } from "./bounded-command.js";
 
 /** Settings that make git run a program, each turned off (`-c` beats the repository's config). */
@@ -34,12 +34,13 @@ const overrides = [
   "maintenance.auto=false",
 ];
 
-let emptyHome: string | undefined;
-
-/** An empty folder of scalpel's own for HOME: git finds no user config, attributes or credentials there. */
+/**
+ * HOME and XDG_CONFIG_HOME for git: a folder inside scalpel's own home that is never created, so
+ * git finds no user config, attributes or credentials, and nothing is written outside the project
+ * and that home (a temporary folder made for it was left behind by every process).
+ */
 function homeFolder(): string {
-  emptyHome ??= mkdtempSync(join(tmpdir(), "scalpel-git-home-"));
-  return emptyHome;
+  return join(scalpelHome(), "git-home-never-created");
 }
 
 /**
