@@ -9,9 +9,10 @@
  * and on schema violations, and `call` lets that throw. A tool added without a case here fails.
  */
 import { strict as assert } from "node:assert";
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
+import { git } from "../helpers/change-repo.js";
 import { copyFixture, type TempProject } from "../helpers/fixtures.js";
 import { type ScalpelHandle, startScalpel, stopServing, type ToolResult } from "../helpers/mcp.js";
 
@@ -366,6 +367,20 @@ describe("contract: every tool through the SDK client, small and over budget", (
       { relative_path: "src/unrelated.ts", to_path: "src/other/unrelated.ts", dry_run: true },
       "small",
     );
+
+    // get_change_impact: no repository yet is a coded error; then one commit and a changed signature
+    // with its callers outside the change (a small review, and one over a small budget).
+    await check("get_change_impact", {}, "error");
+    git(fx.dir, "init", "-q");
+    git(fx.dir, "add", "-A");
+    git(fx.dir, "commit", "-qm", "base");
+    const money = join(fx.dir, "src", "money.ts");
+    const before = await readFile(money, "utf8");
+    await writeFile(money, before.replace("makeMoney(amount = 1,", "makeMoney(amount: number,"));
+    const review = await check("get_change_impact", {}, "small");
+    assert.ok(JSON.stringify(review.structured.affected).includes("makeMoney"), review.text);
+    await check("get_change_impact", { max_answer_chars: 400 }, "truncated");
+    await writeFile(money, before);
 
     // Arguments the SDK rejects before scalpel's handler runs come back as coded error results.
     await check("find_symbol", { name_path_pattern: 42 }, "error");
