@@ -73,9 +73,24 @@ export class ReferenceScopeCache {
     return found && this.allWatched(found) ? found : undefined;
   }
 
-  /** Keeps a scan when every directory it read is watched, so a change there will be reported. */
+  /**
+   * A kept scan some of whose directories are not watched (`stale`: to read again), while nothing
+   * was reported changed since it was kept: the watched part still holds.
+   */
+  partOf(skip: ReadonlySet<string>, name: string): { kept: Mentions; stale: string[] } | undefined {
+    const found = this.mentions.get(skip)?.peek(name);
+    if (!found || found.stopped) return undefined;
+    const stale = found.dirs.filter((rel) => !this.watchesRel(rel));
+    return stale.length < found.dirs.length ? { kept: found, stale } : undefined;
+  }
+
+  /**
+   * Keeps a scan; where a directory it read is not watched, `partOf` has it read again on use (a
+   * change there is not reported). A scan that stopped at the bound is kept only when all watched.
+   */
   keepMentions(mark: number, skip: ReadonlySet<string>, name: string, found: Mentions): void {
-    if (mark !== this.generation || !this.allWatched(found)) return;
+    if (mark !== this.generation) return;
+    if (!this.allWatched(found) && (found.stopped || !found.dirs.some((d) => this.watchesRel(d)))) return;
     let byName = this.mentions.get(skip);
     if (!byName) {
       byName = bounded<Mentions>();
@@ -85,7 +100,11 @@ export class ReferenceScopeCache {
   }
 
   private allWatched(found: Mentions): boolean {
-    return found.dirs.every((rel) => this.session.watches(rel === "." ? this.root : join(this.root, rel)));
+    return found.dirs.every((rel) => this.watchesRel(rel));
+  }
+
+  private watchesRel(rel: string): boolean {
+    return this.session.watches(rel === "." ? this.root : join(this.root, rel));
   }
 
   private forget(): void {
