@@ -10,7 +10,7 @@ import { appendFileSync } from "node:fs";
 export interface TraceLine {
   /** ms since the process started (performance.now()). */
   at: number;
-  /** The adapter label of the connection ("typescript language server"). */
+  /** The connection's label ("<adapter id> language server"). */
   server: string;
   kind: "request" | "notification";
   method: string;
