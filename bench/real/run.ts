@@ -130,7 +130,9 @@ async function measure(base: RealBase, dir: string, backend: string): Promise<un
     project: dir,
     env: { SCALPEL_TS_BACKEND: backend, SCALPEL_LSP_TRACE: trace, SCALPEL_LOG: "info" },
   });
-  const cold = await callOk<{ complete: boolean; total: number }>(h, "find_referencing_symbols", { ...first });
+  const cold = await callOk<{ complete: boolean; total: number }>(h, "find_referencing_symbols", {
+    ...first,
+  });
   const toolCold = performance.now() - t1;
   const settled = await indexSettled(h);
 
