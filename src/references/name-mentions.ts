@@ -15,6 +15,9 @@ import { readProjectText } from "../text/read.js";
 /** scalpel's own folder (project.yml, the index, the journal). */
 const ownDir = ".scalpel";
 
+/** Files read at once by a scan. */
+const scanReaders = 8;
+
 /** Files read at most per scan; past it the scan stops and says so. */
 export const maxScannedFiles = 5_000;
 
@@ -38,9 +41,9 @@ export async function filesMentioning(
 ): Promise<Mentions> {
   const word = new RegExp(`(?<![\\w$])${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\w$])`);
   const mint = project.sandbox.walker(project.sandbox.resolve("."));
-  const files: CheckedPath[] = [];
+  const candidates: CheckedPath[] = [];
   const dirs = [from];
-  let scanned = 0;
+  let stopped: { scanned: number } | undefined;
   for await (const entry of walkFiles(project.root, from, project.ignore, {
     skipIgnored: true,
     ...(signal ? { signal } : {}),
@@ -58,15 +61,30 @@ export async function filesMentioning(
     // Secret files get no checked path: never read, never opened.
     const path = mint(entry.rel);
     if (!path) continue;
-    if (scanned >= maxScannedFiles) return { files, stopped: { scanned }, dirs };
-    scanned++;
-    const text = await readProjectText(path.abs, path.rel).then(
-      (f) => f.text,
-      () => "",
-    );
-    if (word.test(text)) files.push(path);
+    if (candidates.length >= maxScannedFiles) {
+      stopped = { scanned: candidates.length };
+      break;
+    }
+    candidates.push(path);
   }
-  return { files, dirs };
+  // Read several at once: one at a time, each guarded read's round trips to the thread pool were
+  // awaited in turn (date-fns, 1,500 files: 420 ms a scan on a loaded 2-core machine).
+  const mentions = new Array<boolean>(candidates.length).fill(false);
+  let next = 0;
+  const reader = async () => {
+    for (let i = next++; i < candidates.length; i = next++) {
+      if (signal?.aborted) return;
+      const path = candidates[i] as CheckedPath;
+      const text = await readProjectText(path.abs, path.rel).then(
+        (f) => f.text,
+        () => "",
+      );
+      mentions[i] = word.test(text);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(scanReaders, candidates.length) }, reader));
+  const files = candidates.filter((_, i) => mentions[i]);
+  return stopped ? { files, stopped, dirs } : { files, dirs };
 }
 
 /** The walk's order (entries sorted by name, depth first): segment by segment, a folder before what is in it. */
