@@ -118,8 +118,8 @@ export async function collectReferences(q: ReferenceQuery): Promise<ReferenceAns
   if (known) {
     // Nothing reported changed since the same question was answered: the sites and projects found
     // then in watched folders still hold, and only outside files whose folder is not watched are
-    // opened and asked again, with the request (on a fixture of 60 loose files naming the symbol:
-    // 60 didOpen, 60 projectInfo and 3 requests per warm call before).
+    // opened and asked again, with the request (ts-projects plus 30 loose files naming the symbol:
+    // 33 project questions and 2 requests per warm call before; warm-references-traffic.test.ts).
     for (const [rel, project] of known.projects) projects.set(rel, Promise.resolve(project));
     const unwatched = prepared.outside.filter((p) => !watchedFile(q.session, p.abs));
     batches = [[...known.locations], ...(await askPerBatch(sq, unwatched, askBatch))];
