@@ -9,7 +9,9 @@
 // declaration on the native server, which scalpel then drops). Then the speed bench (bench/speed/run.ts:
 // both TypeScript backends on 1k/5k/20k-file projects, and verify's added time beside the same edits
 // without it; BENCH_SIZES=none skips it) — it writes its
-// JSON to BENCH_SPEED_JSON or $TMPDIR/scalpel-speed.json.
+// JSON to BENCH_SPEED_JSON or $TMPDIR/scalpel-speed.json. Then the real-repository tier
+// (bench/real/run.ts: rxjs, zod and date-fns when BENCH_DATE_FNS names a checkout; BENCH_REAL=none
+// skips it).
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -21,6 +23,7 @@ import type { LanguageAdapter } from "../src/languages/adapter.js";
 import { LspSession } from "../src/lsp/session.js";
 import { generateLargeFixture } from "../test/helpers/fixtures.js";
 import { callOk, type ScalpelHandle, startScalpel } from "../test/helpers/mcp.js";
+import { runReal } from "./real/run.js";
 import { runSpeed } from "./speed/run.js";
 
 const files = Number(process.env.BENCH_FILES ?? 300);
@@ -210,6 +213,7 @@ async function overhead(backend: string): Promise<unknown> {
 
 main()
   .then(() => (process.env.BENCH_SIZES === "none" ? undefined : runSpeed()))
+  .then(() => (process.env.BENCH_REAL === "none" ? undefined : runReal()))
   .catch((e: unknown) => {
     console.error(e);
     process.exit(1);

@@ -67,11 +67,14 @@ if (warm.status !== 0) {
   process.exit(1);
 }
 
+// TypeScript's own code cache (language-servers/typescript-code-cache.ts reads it: same wrapper,
+// same name), made by a run that reads a tsconfig with the config API, then checked to be accepted.
+const typescriptCache = typescriptCodeCache();
 // Anything else in dist/ is left from an older build (tsc's one file per module, an ES module
 // bundle, the cache of an older bundle).
 const bundleText = scalpel.outputFiles.find((f) => f.path.endsWith(".cjs"))?.text ?? "";
 const cacheName = `scalpel.cjs.${createHash("sha256").update(bundleText).digest("hex").slice(0, 16)}.cache`;
-const kept = new Set(["cli.js", "cli.js.map", "scalpel.cjs", "scalpel.cjs.map", cacheName]);
+const kept = new Set(["cli.js", "cli.js.map", "scalpel.cjs", "scalpel.cjs.map", cacheName, typescriptCache]);
 if (!readdirSync(out).includes(cacheName)) {
   process.stderr.write(`bundle: the first run of the built CLI wrote no code cache (${cacheName})\n`);
   process.exit(1);
@@ -80,3 +83,48 @@ for (const name of readdirSync(join(root, "dist")))
   if (name !== "src") rmSync(join(root, "dist", name), { recursive: true, force: true });
 for (const name of readdirSync(out))
   if (!kept.has(name) && !name.endsWith(".tmp")) rmSync(join(out, name), { recursive: true, force: true });
+
+function typescriptCodeCache() {
+  const script = `
+    const { readFileSync, renameSync, statSync, writeFileSync, existsSync } = require("node:fs");
+    const { dirname, join } = require("node:path");
+    const { Script } = require("node:vm");
+    const { createRequire } = require("node:module");
+    const [out, root] = process.argv.slice(1);
+    const module_ = createRequire(join(root, "package.json")).resolve("typescript");
+    const version = JSON.parse(readFileSync(join(dirname(module_), "..", "package.json"), "utf8")).version;
+    const name = "typescript-" + version + "-" + statSync(module_).size + ".cache";
+    const source = readFileSync(module_, "utf8");
+    const wrapped = "(function (exports, require, module, __filename, __dirname) {" + source + "\\n})";
+    const cacheFile = join(out, name);
+    const cachedData = process.env.CHECK === "1" ? readFileSync(cacheFile) : undefined;
+    const compiled = new Script(wrapped, { filename: module_, ...(cachedData ? { cachedData } : {}) });
+    const m = { exports: {} };
+    compiled.runInThisContext()(m.exports, createRequire(module_), m, module_, dirname(module_));
+    const ts = m.exports;
+    const host = { useCaseSensitiveFileNames: true, readDirectory: () => [], fileExists: () => false, readFile: () => undefined };
+    const { config } = ts.readConfigFile("/x/tsconfig.json", () => '{ "extends": "./b.json", "compilerOptions": { "outDir": "o" }, "include": ["src"] }');
+    ts.parseJsonConfigFileContent(config, host, "/x", undefined, "/x/tsconfig.json");
+    if (process.env.CHECK === "1") {
+      if (compiled.cachedDataRejected) { console.error("rejected"); process.exit(1); }
+    } else {
+      writeFileSync(cacheFile + ".tmp", compiled.createCachedData());
+      renameSync(cacheFile + ".tmp", cacheFile);
+    }
+    console.log(name);
+  `;
+  const run = (check) =>
+    spawnSync(process.execPath, ["-e", script, out, root], {
+      env: { ...process.env, CHECK: check ? "1" : "0" },
+      encoding: "utf8",
+    });
+  const made = run(false);
+  const checked = made.status === 0 ? run(true) : made;
+  if (checked.status !== 0) {
+    process.stderr.write(
+      `bundle: TypeScript's code cache could not be made or was rejected:\n${checked.stderr}\n`,
+    );
+    process.exit(1);
+  }
+  return checked.stdout.trim();
+}

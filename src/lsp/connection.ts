@@ -15,6 +15,7 @@ import {
 } from "vscode-languageserver-protocol/node";
 import { AppError } from "../core/errors.js";
 import type { Logger } from "../core/log.js";
+import { trace, tracing } from "./traffic-trace.js";
 
 export const CONTENT_MODIFIED = -32801;
 export const SERVER_CANCELLED = -32802;
@@ -76,6 +77,7 @@ export class LspConnection {
 
   async notify(method: string, params: unknown): Promise<void> {
     if (this.deadError) return;
+    if (tracing) trace(this.label, "notification", method, params);
     try {
       // `undefined` means "no params" (shutdown, exit): vscode-jsonrpc would send `[null]`, which
       // a strictly typed server refuses ("invalid type: sequence, expected unit", measured).
@@ -87,6 +89,19 @@ export class LspConnection {
   }
 
   async request<R>(method: string, params: unknown, bounds: RequestBounds): Promise<R> {
+    if (!tracing) return this.requestRetried<R>(method, params, bounds);
+    const began = performance.now();
+    try {
+      const answer = await this.requestRetried<R>(method, params, bounds);
+      trace(this.label, "request", method, params, { ms: performance.now() - began });
+      return answer;
+    } catch (e) {
+      trace(this.label, "request", method, params, { ms: performance.now() - began, failed: true });
+      throw e;
+    }
+  }
+
+  private async requestRetried<R>(method: string, params: unknown, bounds: RequestBounds): Promise<R> {
     for (let attempt = 0; ; attempt++) {
       try {
         return await this.requestOnce<R>(method, params, bounds);

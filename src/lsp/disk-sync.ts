@@ -3,6 +3,7 @@
  * the project watcher that runs once the server registers a file watcher, the changes scalpel
  * wrote itself, and the listeners told of every path that may have changed.
  */
+import { dirname } from "node:path";
 import type { Registration } from "vscode-languageserver-protocol";
 import type { Logger } from "../core/log.js";
 import { Documents, type TrackedDocument } from "./documents.js";
@@ -47,6 +48,7 @@ export class DiskSync {
       onOpened: () => host.onOpened(),
       saveOnSync: host.spec.saveOnSync === true,
       onSaved: () => host.onSaved(),
+      vouches: (absPath, takenAt) => this.watcher?.watchesSince(dirname(absPath), takenAt) === true,
     });
   }
 

@@ -22,6 +22,8 @@ export interface TrackedDocument extends OpenDocument {
   changedAt: number;
   /** The file on disk when `text` was read from it. */
   disk?: DiskStamp | undefined;
+  /** A drained watcher change named the file (or a folder above it) since it was last checked. */
+  changedOnDisk?: boolean;
 }
 
 /** Size + mtime + inode of a file, and when they were taken. */
@@ -63,6 +65,12 @@ export interface DocumentsHost {
    */
   saveOnSync?: boolean;
   onSaved?(uri: string): void;
+  /**
+   * Whether every change to the file after `takenAt` (Date.now()) is reported by the project
+   * watcher (its folder watched since before then). Such a document, named by no drained change
+   * since its stamp, is current without a stat or a read.
+   */
+  vouches?(absPath: string, takenAt: number): boolean;
 }
 
 export class Documents {
@@ -91,8 +99,9 @@ export class Documents {
     return this.open.size;
   }
 
+  /** Opens the file, or brings its open document up to the disk (the watcher's word, else a stat). */
   sync(absPath: string): Promise<TrackedDocument> {
-    return this.serial(() => this.syncNow(absPath));
+    return this.serial(() => this.syncNow(absPath, true));
   }
 
   /**
@@ -109,8 +118,14 @@ export class Documents {
   ): Promise<DiskSyncResult> {
     return this.serial(async () => {
       const result: DiskSyncResult = { paths: [] };
+      for (const { path } of changes) this.markChanged(path);
       if (openDocuments) {
-        for (const doc of [...this.open.values()]) if (await this.recheck(doc)) result.paths.push(doc.path);
+        for (const doc of [...this.open.values()]) {
+          // Measured on date-fns (40 documents open): three checks of every open
+          // document per references call, each a stat awaited in turn.
+          if (this.current(doc)) continue;
+          if (await this.recheck(doc)) result.paths.push(doc.path);
+        }
       }
       if (!filter) return result;
       const events: FileEvent[] = [];
@@ -247,10 +262,16 @@ export class Documents {
     });
   }
 
-  private async syncNow(absPath: string): Promise<TrackedDocument> {
+  private async syncNow(absPath: string, trustWatcher = false): Promise<TrackedDocument> {
     const uri = pathToUri(absPath);
     const held = this.overlaid.has(absPath) ? this.open.get(uri) : undefined;
     if (held) return held;
+    const open = trustWatcher ? this.open.get(uri) : undefined;
+    if (open && this.current(open)) {
+      this.open.delete(uri);
+      this.open.set(uri, open);
+      return open;
+    }
     let text: string;
     let disk: DiskStamp | undefined;
     try {
@@ -274,6 +295,7 @@ export class Documents {
       this.open.delete(uri);
       this.open.set(uri, existing);
       existing.disk = disk;
+      existing.changedOnDisk = false;
       if (existing.text !== text) await this.change(existing, text, true);
       return existing;
     }
@@ -302,9 +324,23 @@ export class Documents {
     return doc;
   }
 
+  /** Current by the watcher's word: stamped after its folder's watch began, named by no change since. */
+  private current(doc: TrackedDocument): boolean {
+    if (doc.changedOnDisk || doc.disk === undefined || this.overlaid.has(doc.path)) return false;
+    return this.host.vouches?.(doc.path, doc.disk.takenAt) === true;
+  }
+
+  /** Open documents at `path` or below it (a folder renamed or removed) need a check. */
+  private markChanged(path: string): void {
+    const below = path + sep;
+    for (const doc of this.open.values())
+      if (doc.path === path || doc.path.startsWith(below)) doc.changedOnDisk = true;
+  }
+
   /** Re-checks one open document against the disk; true when it was re-sent or closed. */
   private async recheck(doc: TrackedDocument): Promise<boolean> {
     if (this.overlaid.has(doc.path)) return false;
+    doc.changedOnDisk = false;
     const s = await stat(doc.path).catch(() => null);
     if (s === null || !s.isFile()) {
       await this.close(doc);

@@ -79,6 +79,8 @@ export const defaultMaxWatchedDirs = (() => {
 
 export class FileWatcher {
   private readonly dirs = new Map<string, FSWatcher>();
+  /** Date.now() just after each directory's watch began: changes from then on are reported. */
+  private readonly since = new Map<string, number>();
   private readonly changes = new ChangeSet();
   private readonly ignored: Set<string>;
   /** Directory scans still running (new directories found by events); drains wait for them. */
@@ -109,6 +111,15 @@ export class FileWatcher {
     return this.scanned && !this.closed && this.dirs.has(dir);
   }
 
+  /**
+   * Whether every change to an entry directly in `dir` after `takenAt` (Date.now()) is reported:
+   * `dir` is watched (see `watches`) and its watch began before that moment.
+   */
+  watchesSince(dir: string, takenAt: number): boolean {
+    const since = this.since.get(dir);
+    return since !== undefined && since < takenAt && this.watches(dir);
+  }
+
   get watchedDirCount(): number {
     return this.dirs.size;
   }
@@ -128,6 +139,7 @@ export class FileWatcher {
     this.closed = true;
     for (const w of this.dirs.values()) w.close();
     this.dirs.clear();
+    this.since.clear();
   }
 
   /** "deep": watched with its subdirectories; "shallow": only its own entries; "skip": not at all. */
@@ -197,6 +209,7 @@ export class FileWatcher {
     }
     w.on("error", () => this.forget(dir));
     this.dirs.set(dir, w);
+    this.since.set(dir, Date.now());
   }
 
   private onEvent(dir: string, event: string, name: string | Buffer | null): void {
@@ -243,5 +256,6 @@ export class FileWatcher {
   private forget(dir: string): void {
     this.dirs.get(dir)?.close();
     this.dirs.delete(dir);
+    this.since.delete(dir);
   }
 }

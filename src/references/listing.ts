@@ -209,21 +209,42 @@ function firstSites(text: string, n: number): string {
 
 const unitsOf = (p: Parsed) => p.imports.length + p.sites.reduce((n, s) => n + siteCount(s), 0);
 
+/**
+ * Units per entry text, remembered: fitting an answer to its budget counts the listed sites at
+ * every step of its search for the longest page (the same entry strings each time), and parsing
+ * them again was the largest own cost of a warm call with many sites — rxjs `Observable` (392
+ * sites, native): about 5 ms of its 26 ms of scalpel CPU went to the counting (siteCount, parse), measured
+ * with a CPU profile. Bounded by entries (an answer has one per file; the strings are the answer's
+ * own, cleared all at once past the bound); a text is its own key, so nothing can go stale.
+ */
+const knownUnits = new Map<string, number>();
+const maxKnownUnits = 4_000;
+
+function unitsOfText(file: ReferenceFile): number {
+  let n = knownUnits.get(file);
+  if (n === undefined) {
+    n = unitsOf(parse(file));
+    if (knownUnits.size >= maxKnownUnits) knownUnits.clear();
+    knownUnits.set(file, n);
+  }
+  return n;
+}
+
 /** Paging counts sites, not files: a page may end inside a file (its imports first, then its sites), or inside a line. */
 export const referenceUnits = {
-  count: (files: unknown[]) => (files as ReferenceFile[]).reduce((n, f) => n + unitsOf(parse(f)), 0),
+  count: (files: unknown[]) => (files as ReferenceFile[]).reduce((n, f) => n + unitsOfText(f), 0),
   take(files: unknown[], n: number): unknown[] {
     const out: ReferenceFile[] = [];
     let left = n;
     for (const f of files as ReferenceFile[]) {
       if (left <= 0) break;
-      const p = parse(f);
-      const here = unitsOf(p);
+      const here = unitsOfText(f);
       if (here <= left) {
         out.push(f);
         left -= here;
         continue;
       }
+      const p = parse(f);
       const imports = p.imports.slice(0, left);
       left -= imports.length;
       const sites: string[] = [];

@@ -11,6 +11,7 @@
  */
 import { join, sep } from "node:path";
 import { LRUCache } from "lru-cache";
+import type { Location } from "vscode-languageserver-protocol";
 import type { ProjectAnswer } from "../servers/answering-project.js";
 import type { Mentions } from "./name-mentions.js";
 
@@ -28,12 +29,32 @@ export interface WatchedSession {
 const maxEntries = 256;
 const bounded = <V extends object>() => new LRUCache<string, V>({ max: maxEntries });
 
+/**
+ * What one references question found once every file of its scope was opened: the server's
+ * locations and, per site file outside the defining project, that file's project. A function of the
+ * disk (what `referenceScope` is for), so while nothing was reported changed a repeated question
+ * needs none of those files opened again nor their projects asked: only the request itself.
+ */
+export interface KnownSites {
+  locations: readonly Location[];
+  /** By project-relative path; null: in no project. */
+  projects: ReadonlyMap<string, string | null>;
+  /** The outside files opened for it (absolute), in order: the same scope must hold the same ones. */
+  outside: readonly string[];
+  /**
+   * The folders of the defining file, the outside files and every site: a change in one the
+   * watcher does not cover would go unreported, so the answer is kept only while all are watched.
+   */
+  folders: readonly string[];
+}
+
 export class ReferenceScopeCache {
   /** Bumped by every reported change: a computation that saw a bump while it ran is not kept. */
   private generation = 0;
   private readonly projects = bounded<ProjectAnswer>();
   /** Keyed by the project answer's file set (the scan's `skip`): a new project answer, new scans. */
   private mentions = new WeakMap<ReadonlySet<string>, LRUCache<string, Mentions>>();
+  private readonly sites = bounded<KnownSites>();
   private readonly own: string;
   readonly stop: () => void;
 
@@ -73,9 +94,24 @@ export class ReferenceScopeCache {
     return found && this.allWatched(found) ? found : undefined;
   }
 
-  /** Keeps a scan when every directory it read is watched, so a change there will be reported. */
+  /**
+   * A kept scan some of whose directories are not watched (`stale`: to read again), while nothing
+   * was reported changed since it was kept: the watched part still holds.
+   */
+  partOf(skip: ReadonlySet<string>, name: string): { kept: Mentions; stale: string[] } | undefined {
+    const found = this.mentions.get(skip)?.peek(name);
+    if (!found || found.stopped) return undefined;
+    const stale = found.dirs.filter((rel) => !this.watchesRel(rel));
+    return stale.length < found.dirs.length ? { kept: found, stale } : undefined;
+  }
+
+  /**
+   * Keeps a scan; where a directory it read is not watched, `partOf` has it read again on use (a
+   * change there is not reported). A scan that stopped at the bound is kept only when all watched.
+   */
   keepMentions(mark: number, skip: ReadonlySet<string>, name: string, found: Mentions): void {
-    if (mark !== this.generation || !this.allWatched(found)) return;
+    if (mark !== this.generation) return;
+    if (!this.allWatched(found) && (found.stopped || !found.dirs.some((d) => this.watchesRel(d)))) return;
     let byName = this.mentions.get(skip);
     if (!byName) {
       byName = bounded<Mentions>();
@@ -84,15 +120,41 @@ export class ReferenceScopeCache {
     byName.set(name, found);
   }
 
+  /**
+   * The sites found for `key` (the symbol: defining file, position, name) while nothing was
+   * reported changed since, the root and every outside file's folder are watched, and the scope
+   * names the same outside files.
+   */
+  sitesOf(key: string, outside: readonly string[]): KnownSites | undefined {
+    const found = this.sites.peek(key);
+    if (!found || !this.session.watches(this.root) || !sameList(found.outside, outside)) return undefined;
+    return found.folders.every((dir) => this.session.watches(dir)) ? found : undefined;
+  }
+
+  keepSites(mark: number, key: string, found: KnownSites): void {
+    if (mark !== this.generation || !this.session.watches(this.root)) return;
+    if (!found.folders.every((dir) => this.session.watches(dir))) return;
+    this.sites.set(key, found);
+  }
+
   private allWatched(found: Mentions): boolean {
-    return found.dirs.every((rel) => this.session.watches(rel === "." ? this.root : join(this.root, rel)));
+    return found.dirs.every((rel) => this.watchesRel(rel));
+  }
+
+  private watchesRel(rel: string): boolean {
+    return this.session.watches(rel === "." ? this.root : join(this.root, rel));
   }
 
   private forget(): void {
     this.generation++;
     this.projects.clear();
+    this.sites.clear();
     this.mentions = new WeakMap();
   }
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
 const caches = new WeakMap<WatchedSession, { startedAt: number | undefined; cache: ReferenceScopeCache }>();

@@ -10,7 +10,7 @@ import type { LanguageAdapter, ProjectServer } from "../languages/adapter.js";
 import type { Project } from "../project/project.js";
 import type { CheckedPath } from "../security/sandbox.js";
 import { answeringProject, type ProjectAnswer } from "../servers/answering-project.js";
-import { filesMentioning, type Mentions } from "./name-mentions.js";
+import { filesMentioning, type Mentions, refreshMentions } from "./name-mentions.js";
 import { type ReferenceScopeCache, referenceScopeCache, type WatchedSession } from "./scope-cache.js";
 
 /**
@@ -83,6 +83,12 @@ async function askProject(q: ScopeQuery, cache: ReferenceScopeCache): Promise<Pr
 
 async function scan(q: ScopeQuery, cache: ReferenceScopeCache, skip: ReadonlySet<string>): Promise<Mentions> {
   const mark = cache.mark;
+  const part = cache.partOf(skip, q.name);
+  if (part) {
+    const rescan = (dir: string) => filesMentioning(q.project, q.adapter, q.name, skip, q.signal, dir);
+    const refreshed = await refreshMentions(part.kept, part.stale, rescan);
+    if (refreshed && !q.signal?.aborted) return refreshed;
+  }
   const mentions = await filesMentioning(q.project, q.adapter, q.name, skip, q.signal);
   // A scan cut short by the caller's cancellation is not the disk's answer.
   if (!q.signal?.aborted) cache.keepMentions(mark, skip, q.name, mentions);

@@ -13,8 +13,10 @@ import { answeringProject, type ProjectAnswer } from "../servers/answering-proje
 import { containingSymbol, type SymbolNode } from "../symbols/tree.js";
 import { snippet } from "../text/snippet.js";
 import { isImportSite } from "./import-sites.js";
+import { keepSites, watchedFile } from "./known-sites.js";
 import { type FileView, FileViews, normalizeLocations, readAheadWidth, samePosition } from "./locations.js";
 import { askPerBatch, referenceScope, type ScopeQuery } from "./scope.js";
+import { referenceScopeCache } from "./scope-cache.js";
 import { factKey, type SiteFacts, type SiteTextCache, siteTextCache } from "./site-text-cache.js";
 
 /**
@@ -89,13 +91,8 @@ export async function collectReferences(q: ReferenceQuery): Promise<ReferenceAns
   const otherProject = (file: { abs: string; uri: string }) =>
     ask(file).then((a) => (a && scope && a.project !== scope.project ? a.project : undefined));
   const projects = new Map<string, Promise<string | null | undefined>>();
-  const batches = await askPerBatch(sq, prepared.outside, async (batch) => {
-    for (const path of batch) {
-      const known = otherProject({ abs: path.abs, uri: pathToUri(path.abs) });
-      projects.set(path.rel, known);
-      await known;
-    }
-    return q.session.request<Location[] | null>(
+  const request = () =>
+    q.session.request<Location[] | null>(
       "textDocument/references",
       {
         textDocument: { uri: q.uri },
@@ -104,7 +101,31 @@ export async function collectReferences(q: ReferenceQuery): Promise<ReferenceAns
       },
       q.signal ? { signal: q.signal } : {},
     );
-  });
+  const scopeCache = referenceScopeCache(q.project.root, q.session);
+  const mark = scopeCache.mark;
+  const sitesKey = `${q.abs}:${q.node.selectionRange.start.line}:${q.node.selectionRange.start.character}:${q.node.name}`;
+  const outsideAbs = prepared.outside.map((p) => p.abs);
+  const known = scopeCache.sitesOf(sitesKey, outsideAbs);
+  const askBatch = async (batch: readonly CheckedPath[]) => {
+    for (const path of batch) {
+      const found = otherProject({ abs: path.abs, uri: pathToUri(path.abs) });
+      projects.set(path.rel, found);
+      await found;
+    }
+    return request();
+  };
+  let batches: (Location[] | null)[];
+  if (known) {
+    // Nothing reported changed since the same question was answered: the sites and projects found
+    // then in watched folders still hold, and only outside files whose folder is not watched are
+    // opened and asked again, with the request (ts-projects plus 30 loose files naming the symbol:
+    // 33 project questions and 2 requests per warm call before; warm-references-traffic.test.ts).
+    for (const [rel, project] of known.projects) projects.set(rel, Promise.resolve(project));
+    const unwatched = prepared.outside.filter((p) => !watchedFile(q.session, p.abs));
+    batches = [[...known.locations], ...(await askPerBatch(sq, unwatched, askBatch))];
+  } else {
+    batches = await askPerBatch(sq, prepared.outside, askBatch);
+  }
   // Batches overlap (the defining project's sites come back every time): one site, once.
   const seen = new Set<string>();
   const raw = batches
@@ -170,6 +191,8 @@ export async function collectReferences(q: ReferenceQuery): Promise<ReferenceAns
       ...(project !== undefined ? { project } : {}),
     });
   }
+  if (!known && !incompleteReason && !q.signal?.aborted)
+    await keepSites(q, scopeCache, mark, sitesKey, raw, projects, prepared.outside);
   // Import sites first in each file: the answer lists them as one `imports` list per file, and a
   // page (offset) is a prefix of this order.
   const references = refs.sort(

@@ -7,7 +7,7 @@
 import * as assert from "node:assert/strict";
 import { join } from "node:path";
 import { test } from "node:test";
-import type { Mentions } from "../../src/references/name-mentions.js";
+import { type Mentions, refreshMentions, walkOrder } from "../../src/references/name-mentions.js";
 import { ReferenceScopeCache } from "../../src/references/scope-cache.js";
 
 const root = "/project";
@@ -59,4 +59,50 @@ test("scans: 256 names kept per project file set, the oldest kept out first", ()
   assert.deepEqual(cache.mentionsOf(skip, "name1")?.dirs, ["d1"]);
   assert.deepEqual(cache.mentionsOf(skip, "name256")?.dirs, ["d256"]);
   assert.ok(cache.mentionsOf(other, "name0"), "each file set has its own bound");
+});
+
+test("a scan some of whose folders are not watched is kept: only those are scanned again, in the walk's order", async () => {
+  const unwatched = new Set([join(root, "scripts/build/x"), join(root, "scripts/build/x/y")]);
+  const s = { ...session(), watches: (dir: string) => !unwatched.has(dir) };
+  const cache = new ReferenceScopeCache(root, s);
+  const skip = new Set(["src/a.ts"]);
+  const path = (rel: string) => ({ rel, abs: join(root, rel) }) as unknown as Mentions["files"][number];
+  const kept: Mentions = {
+    files: [path("scripts/a.ts"), path("scripts/build/x/old.ts"), path("test/t.ts")],
+    dirs: [".", "scripts", "scripts/build", "scripts/build/x", "scripts/build/x/y", "test"],
+  };
+  cache.keepMentions(cache.mark, skip, "name", kept);
+  assert.equal(cache.mentionsOf(skip, "name"), undefined, "not usable whole");
+  const part = cache.partOf(skip, "name");
+  assert.deepEqual(part?.stale, ["scripts/build/x", "scripts/build/x/y"]);
+  const rescanned: string[] = [];
+  const refreshed = await refreshMentions(part!.kept, part!.stale, async (dir) => {
+    rescanned.push(dir);
+    return {
+      files: [path("scripts/build/x/new.ts"), path("scripts/build/x/y/z.ts")],
+      dirs: [dir, `${dir}/y`],
+    };
+  });
+  assert.deepEqual(rescanned, ["scripts/build/x"], "a folder below a stale one is in its scan");
+  assert.deepEqual(
+    refreshed?.files.map((p) => p.rel),
+    ["scripts/a.ts", "scripts/build/x/new.ts", "scripts/build/x/y/z.ts", "test/t.ts"],
+  );
+  assert.equal(
+    await refreshMentions(part!.kept, part!.stale, async (dir) => ({
+      files: [],
+      dirs: [dir],
+      stopped: { scanned: 1 },
+    })),
+    undefined,
+    "a part scan that stops leaves the whole scan to the caller",
+  );
+  s.changed("test/t.ts");
+  assert.equal(cache.partOf(skip, "name"), undefined, "any reported change forgets it");
+});
+
+test("walk order: segment by segment, a folder before what is in it", () => {
+  const rels = ["b.ts", "a/z.ts", "a-b.ts", "a/b/c.ts", "a.ts", "A.ts"];
+  const walked = ["A.ts", "a/b/c.ts", "a/z.ts", "a-b.ts", "a.ts", "b.ts"];
+  assert.deepEqual([...rels].sort(walkOrder), walked);
 });

@@ -7,9 +7,14 @@ import { strict as assert } from "node:assert";
 import { spawnSync } from "node:child_process";
 import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { after, before, test } from "node:test";
-import { tsconfigFiles, tsconfigOutDirs, typescriptApi } from "../../language-servers/tsconfig-read.js";
+import {
+  plainOutDirs,
+  tsconfigFiles,
+  tsconfigOutDirs,
+  typescriptApi,
+} from "../../language-servers/tsconfig-read.js";
 import { repoRoot } from "../helpers/fixtures.js";
 
 let base: string;
@@ -150,7 +155,7 @@ test("a malformed tsconfig lists nothing and names no output; errors about optio
   assert.deepEqual(rel(tsconfigFiles(config(), root)), ["src/deep/b.ts"]);
 });
 
-test("TypeScript is loaded on first use, not when scalpel starts or reads a tsconfig naming no output", () => {
+test("TypeScript is loaded on first use, not when scalpel starts or reads a tsconfig naming no output or a plain one", () => {
   const script = `
     import { createRequire } from "node:module";
     const require = createRequire(process.cwd() + "/");
@@ -166,8 +171,13 @@ test("TypeScript is loaded on first use, not when scalpel starts or reads a tsco
     writeFileSync(dir + "/tsconfig.json", '{ "compilerOptions": { "outDir": "out" } }');
     rules.refresh();
     const hidden = rules.isIgnored("out", true);
+    const plain = loaded();
+    writeFileSync(dir + "/base.json", '{ "compilerOptions": { "outDir": "gen" } }');
+    writeFileSync(dir + "/tsconfig.json", '{ "extends": "./base.json" }');
+    rules.refresh();
+    const inherited = rules.isIgnored("gen", true);
     require("node:fs").rmSync(dir, { recursive: true });
-    console.log(JSON.stringify({ before, after: loaded(), hidden }));
+    console.log(JSON.stringify({ before, plain, hidden, after: loaded(), inherited }));
   `;
   const run = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
     cwd: repoRoot,
@@ -176,7 +186,41 @@ test("TypeScript is loaded on first use, not when scalpel starts or reads a tsco
   assert.equal(run.status, 0, run.stderr);
   assert.deepEqual(JSON.parse(run.stdout.trim().split("\n").pop() ?? ""), {
     before: false,
-    after: true,
+    plain: false,
     hidden: true,
+    after: true,
+    inherited: true,
   });
+});
+
+test("a plain config's output folders read without the compiler are the compiler's", async () => {
+  const texts = [
+    '{ "compilerOptions": { "outDir": "../.ts", // where\n "rootDir": ".", /* "outDir": "no" */ }, }',
+    '{"compilerOptions":{"outDir":"./dist/","declarationDir":"types//d"}}',
+    '{"compilerOptions":{"rootDir":"a,]","outDir":"b/../c"}, "include": ["src", ], }',
+    '{ "compilerOptions": { "declarationDir": "." } }',
+  ];
+  const ts = typescriptApi();
+  const host = {
+    useCaseSensitiveFileNames: true,
+    readDirectory: () => [],
+    fileExists: () => false,
+    readFile: () => undefined,
+  };
+  for (const text of texts) {
+    const plain = plainOutDirs(text);
+    assert.ok(plain, text);
+    const { config: json } = ts.parseConfigFileTextToJson(config(), text);
+    const { outDir, declarationDir } = ts.parseJsonConfigFileContent(json, host, root).options;
+    const compilers = [outDir, declarationDir]
+      .filter((d): d is string => typeof d === "string")
+      .map((d) => relative(root, d) || ".");
+    assert.deepEqual(plain, compilers, text);
+  }
+  for (const text of [
+    '{ "extends": "./b.json" }',
+    `{ "compilerOptions": { "outDir": "$${"{"}configDir}/o" } }`,
+    "{ outDir: 1 }",
+  ])
+    assert.equal(plainOutDirs(text), undefined, text);
 });
