@@ -4,11 +4,11 @@
  * At most `maxOpen` documents stay open (least recently used are closed) because a server may
  * re-check every open file after each change, which stalls later requests.
  */
-import type { Stats } from "node:fs";
 import { stat } from "node:fs/promises";
 import { basename, extname, sep } from "node:path";
 import { FileChangeType, type FileEvent } from "vscode-languageserver-protocol";
 import { readProjectText } from "../text/read.js";
+import { type DiskStamp, isFile, stampOf, unsureWithinMs } from "./disk-stamp.js";
 import type { WatchedChange } from "./file-watcher.js";
 import type { OpenDocument } from "./types.js";
 import { pathToUri } from "./uri.js";
@@ -24,24 +24,6 @@ export interface TrackedDocument extends OpenDocument {
   disk?: DiskStamp | undefined;
   /** A drained watcher change named the file (or a folder above it) since it was last checked. */
   changedOnDisk?: boolean;
-}
-
-/** Size + mtime + inode of a file, and when they were taken. */
-interface DiskStamp {
-  key: string;
-  mtimeMs: number;
-  takenAt: number;
-}
-
-/**
- * Filesystems with coarse timestamps (1 s, 2 s on FAT) can give a file rewritten twice within one
- * tick the same size and mtime: a stamp taken this close to the mtime is not trusted, the text is
- * read and compared instead.
- */
-const unsureWithinMs = 2_000;
-
-function stampOf(s: Stats, takenAt = Date.now()): DiskStamp {
-  return { key: `${s.size}:${s.mtimeMs}:${s.ino}`, mtimeMs: s.mtimeMs, takenAt };
 }
 
 /** A change check's answer: the files it re-sent, closed or announced to the server. */
@@ -407,13 +389,5 @@ export class Documents {
     const run = this.queue.then(fn, fn);
     this.queue = run.catch(() => undefined);
     return run;
-  }
-}
-
-async function isFile(path: string): Promise<boolean> {
-  try {
-    return (await stat(path)).isFile();
-  } catch {
-    return false;
   }
 }
