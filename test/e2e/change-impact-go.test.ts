@@ -12,32 +12,13 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { lineOf } from "../helpers/anchors.js";
-import { changeRepo } from "../helpers/change-repo.js";
+import { changeRepo, type ChangeImpact as Impact } from "../helpers/change-repo.js";
 import type { TempProject } from "../helpers/fixtures.js";
 import { callOk, parseDiagnostics, type ScalpelHandle, sitesOf, startScalpel } from "../helpers/mcp.js";
 import { goplsMissing } from "../helpers/servers.js";
 
 const skip = goplsMissing();
 if (skip) process.stdout.write(`# SKIP go change impact e2e: ${skip}\n`);
-
-interface Impact {
-  changed: Array<{
-    relative_path: string;
-    status: string;
-    symbols: Array<{ name_path: string; change: string; from?: string; users?: number }>;
-  }>;
-  affected: Array<{
-    name_path: string;
-    reason: string;
-    sites?: number;
-    files: string[];
-    tests?: string[];
-    implementations?: string[];
-  }>;
-  diagnostics: Array<{ relative_path: string; diagnostics: string[] }>;
-  complete: boolean;
-  incomplete_reason?: string;
-}
 
 describe("get_change_impact (e2e, gopls)", { skip: skip ?? false }, () => {
   let fx: TempProject;

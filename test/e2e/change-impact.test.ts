@@ -10,7 +10,6 @@
  * them (the control); scalpel runs none and still answers right.
  */
 import { strict as assert } from "node:assert";
-import { spawnSync } from "node:child_process";
 import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -19,35 +18,14 @@ import {
   armHostile,
   changeRepo,
   clearMarkers,
+  gitWith,
   hostilePrograms,
+  type ChangeImpact as Impact,
   markersIn,
   plainGitRuns,
 } from "../helpers/change-repo.js";
 import type { TempProject } from "../helpers/fixtures.js";
 import { callOk, parseDiagnostics, type ScalpelHandle, sitesOf, startScalpel } from "../helpers/mcp.js";
-
-interface Impact {
-  base: string;
-  changed: Array<{
-    relative_path: string;
-    status: string;
-    from?: string;
-    symbols: Array<{ name_path: string; change: string; from?: string; users?: number }>;
-  }>;
-  affected: Array<{
-    name_path: string;
-    relative_path: string;
-    reason: string;
-    sites?: number;
-    files: string[];
-    tests?: string[];
-    implementations?: string[];
-  }>;
-  diagnostics: Array<{ relative_path: string; diagnostics: string[] }>;
-  complete: boolean;
-  incomplete_reason?: string;
-  total?: number;
-}
 
 describe("get_change_impact (e2e, TypeScript, hostile git config)", () => {
   let fx: TempProject;
@@ -277,24 +255,7 @@ describe("get_change_impact (e2e, TypeScript, hostile git config)", () => {
 
   it("a crafted base tree naming ../ or .git paths: those entries are never taken for project files", async () => {
     // git's checkout refuses such entries, but its object store holds what a repository ships.
-    const run = (args: string[], input?: string) => {
-      const r = spawnSync("git", ["-c", "core.fsmonitor=false", ...args], {
-        cwd: fx.dir,
-        env: {
-          ...process.env,
-          GIT_CONFIG_NOSYSTEM: "1",
-          GIT_CONFIG_GLOBAL: "/dev/null",
-          GIT_AUTHOR_NAME: "t",
-          GIT_AUTHOR_EMAIL: "t@example.com",
-          GIT_COMMITTER_NAME: "t",
-          GIT_COMMITTER_EMAIL: "t@example.com",
-        },
-        encoding: "utf8",
-        ...(input === undefined ? {} : { input }),
-      });
-      assert.equal(r.status, 0, r.stderr);
-      return r.stdout.trim();
-    };
+    const run = (args: string[], input?: string) => gitWith(fx.dir, args, input).trim();
     const blob = run(["hash-object", "-w", "--stdin"], "export const outside = 1;\n");
     const inner = run(["mktree"], `100644 blob ${blob}\toutside.ts\n`);
     const top = run(["ls-tree", "HEAD"]);

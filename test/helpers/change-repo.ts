@@ -29,10 +29,44 @@ const gitEnv = {
   GIT_COMMITTER_EMAIL: "t@example.com",
 };
 
-export function git(dir: string, ...args: string[]): string {
-  const r = spawnSync("git", args, { cwd: dir, env: gitEnv, encoding: "utf8" });
+/** A get_change_impact answer as the e2e tests read it (its structured form). */
+export interface ChangeImpact {
+  base: string;
+  changed: Array<{
+    relative_path: string;
+    status: string;
+    from?: string;
+    symbols: Array<{ name_path: string; change: string; from?: string; users?: number }>;
+  }>;
+  affected: Array<{
+    name_path: string;
+    relative_path: string;
+    reason: string;
+    sites?: number;
+    files: string[];
+    tests?: string[];
+    implementations?: string[];
+  }>;
+  diagnostics: Array<{ relative_path: string; diagnostics: string[] }>;
+  complete: boolean;
+  incomplete_reason?: string;
+  total?: number;
+}
+
+/** `git <args>` in `dir` with `input` on its stdin (plumbing such as mktree, hash-object --stdin). */
+export function gitWith(dir: string, args: string[], input?: string): string {
+  const r = spawnSync("git", args, {
+    cwd: dir,
+    env: gitEnv,
+    encoding: "utf8",
+    ...(input === undefined ? {} : { input }),
+  });
   if (r.status !== 0) throw new Error(`git ${args.join(" ")}: ${r.stderr}`);
   return r.stdout;
+}
+
+export function git(dir: string, ...args: string[]): string {
+  return gitWith(dir, args);
 }
 
 /** The fixture's base committed, its work tree changes on top (untracked files included), `deleted` removed. */
