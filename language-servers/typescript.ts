@@ -104,7 +104,10 @@ function spec(root: string, trusted: boolean): ServerSpec | { missing: string } 
   return {
     id: "typescript",
     // Run with our own Node: no PATH lookup, and the bundled CLI works on every supported platform.
-    launch: { command: process.execPath, args: [b.cli, "--stdio"] },
+    // tsls 5.3.0 makes a folder `$TMPDIR/<32 hex digits>` for each tsserver's cancellation pipe
+    // files and never removes it: one empty folder left per session (1,400 in /tmp after a day of
+    // this repository's tests). Its own folder, removed with its process group.
+    launch: { command: process.execPath, args: [b.cli, "--stdio"], privateTemp: true },
     // tsls 5.3.0 works through a `node …/tsserver.js` child; SIGKILLed, the wrapper stayed up,
     // started none again and answered references with `[]`: the session watches that child.
     // Watching it is cheap (measured on tsls 5.3.0 + tsserver 5.9.3, 3 processes, ~20 threads):

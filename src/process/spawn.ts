@@ -3,7 +3,9 @@
  * process group (`detached`) so that the helpers it forks (workers, macro expanders) can be
  * signalled together with it.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { execa, type ResultPromise } from "execa";
 
@@ -12,6 +14,11 @@ export interface LaunchCommand {
   command: string;
   args: string[];
   env?: Record<string, string>;
+  /**
+   * A temporary folder of its own (TMPDIR, TMP, TEMP), removed when its process group is ended:
+   * for a server that leaves files or folders in the temporary directory behind.
+   */
+  privateTemp?: boolean;
 }
 
 import type { Logger } from "../core/log.js";
@@ -35,11 +42,21 @@ export interface ServerProcess {
 
 /** Process-group ids of every server that may still have live processes. */
 const liveGroups = new Set<number>();
+/** A group's private temporary folder (LaunchCommand.privateTemp), removed with the group. */
+const tempOf = new Map<number, string>();
+
+function removeTemp(pgid: number): void {
+  const dir = tempOf.get(pgid);
+  if (dir === undefined) return;
+  tempOf.delete(pgid);
+  rmSync(dir, { recursive: true, force: true });
+}
 
 export function spawnServer(launch: LaunchCommand, cwd: string, logger: Logger): ServerProcess {
+  const temp = launch.privateTemp ? mkdtempSync(join(tmpdir(), "scalpel-server-")) : undefined;
   const child = execa(launch.command, launch.args, {
     cwd,
-    env: launch.env ?? {},
+    env: { ...launch.env, ...(temp ? { TMPDIR: temp, TMP: temp, TEMP: temp } : {}) },
     extendEnv: true,
     detached: true,
     // Our own shutdown sequence handles the tree; execa's cleanup only covers the direct child.
@@ -53,6 +70,10 @@ export function spawnServer(launch: LaunchCommand, cwd: string, logger: Logger):
   }) as Child;
   const pid = child.pid;
   if (pid !== undefined) liveGroups.add(pid);
+  if (temp !== undefined) {
+    if (pid !== undefined) tempOf.set(pid, temp);
+    else rmSync(temp, { recursive: true, force: true });
+  }
   let hasExited = false;
   const exited = new Promise<{ code: number | null; signal: string | null; spawnError?: string }>(
     (resolve) => {
@@ -142,6 +163,7 @@ export async function terminateGroup(pgid: number, graceMs = 1000): Promise<void
   const reapDeadline = Date.now() + 500;
   while (groupAlive(pgid) && Date.now() < reapDeadline) await sleep(10);
   liveGroups.delete(pgid);
+  removeTemp(pgid);
 }
 
 /**
@@ -157,6 +179,7 @@ export function killAllServersSync(): void {
     }
   }
   liveGroups.clear();
+  for (const pgid of [...tempOf.keys()]) removeTemp(pgid);
 }
 
 export function liveServerGroups(): number[] {

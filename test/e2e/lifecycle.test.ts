@@ -10,6 +10,8 @@
  *   registers no writing tool.
  */
 import { strict as assert } from "node:assert";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { basename } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
 import { copyFixture, type TempProject } from "../helpers/fixtures.js";
@@ -58,6 +60,14 @@ async function warmUp(h: ScalpelHandle): Promise<{ config: Config; lsPid: number
   assert.equal(ts.status, "ready");
   assert.equal(typeof ts.pid, "number", JSON.stringify(ts));
   return { config, lsPid: ts.pid! };
+}
+
+/** The TMPDIR a process was started with (from /proc), which must be a folder of scalpel's. */
+function tempDirOf(pid: number): string {
+  const env = readFileSync(`/proc/${pid}/environ`, "utf8").split("\0");
+  const dir = env.find((v) => v.startsWith("TMPDIR="))?.slice("TMPDIR=".length);
+  assert.ok(dir && basename(dir).startsWith("scalpel-server-"), `TMPDIR of ${pid}: ${dir}`);
+  return dir;
 }
 
 function describeSurvivors(pids: number[]): string {
@@ -120,10 +130,15 @@ describe("lifecycle (e2e)", () => {
       tree.length >= least,
       `the whole server tree (${least}+ processes): ${describeSurvivors(tree)}`,
     );
+    // tsls makes a folder in its temporary directory per tsserver and never removes it: it gets one
+    // of its own, which it uses, and which is gone with it.
+    const temp = process.env.SCALPEL_TS_BACKEND === "native" ? undefined : tempDirOf(lsPid);
+    if (temp !== undefined) assert.ok(readdirSync(temp).length > 0, `the server wrote nothing in ${temp}`);
     const exit = await h.close();
     assert.equal(exit.exitedOnItsOwn, true, "scalpel exits by itself when stdin closes");
     const survivors = await waitForExit([h.pid, ...tree], 5000);
     assert.deepEqual(survivors, [], `still running:\n${describeSurvivors(survivors)}`);
+    if (temp !== undefined) assert.equal(existsSync(temp), false, `${temp} was left behind`);
   });
 
   it("leaves no language-server process behind on SIGTERM", async () => {
