@@ -53,7 +53,7 @@ async function dialOrStart(paths: DaemonPaths, entry: string): Promise<Socket> {
         // Another client may have started one between our dial and the lock.
         const again = await dial(paths);
         if (again) return again;
-        startDetached(process.execPath, [...process.execArgv, entry, "daemon", "run"], paths.log);
+        startDetached(process.execPath, [...process.execArgv, entry, "daemon", "run"], paths.log, paths.dir);
         started = true;
         const until = Date.now() + startBoundMs;
         while (Date.now() < until) {

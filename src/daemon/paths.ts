@@ -48,6 +48,12 @@ function ownedAndPrivate(stat: { uid: number; mode: number }): boolean {
 
 /** Creates the daemon folder (and $SCALPEL_HOME) 0700 if missing; refuses one that is not the user's alone. */
 export function secureDaemonDir(paths: DaemonPaths): void {
+  // A Unix socket's path holds at most 107 bytes on Linux (103 on macOS).
+  if (Buffer.byteLength(paths.socket) > 103)
+    throw new AppError(
+      "daemon_refused",
+      "The daemon's socket path under $SCALPEL_HOME is too long for a Unix socket; set SCALPEL_HOME to a shorter folder, or run without --daemon.",
+    );
   mkdirSync(paths.dir, { recursive: true, mode: stateDirMode });
   const stat = lstatSync(paths.dir);
   if (!stat.isDirectory()) refuse("The daemon folder ($SCALPEL_HOME/daemon) is not a folder");

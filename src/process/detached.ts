@@ -7,15 +7,18 @@
 import { spawn } from "node:child_process";
 import { closeSync, openSync } from "node:fs";
 
+/** `cwd`: a folder of the user's own, not the starter's (a project the daemon may outlive). */
 export function startDetached(
   command: string,
   args: readonly string[],
   stderrFile: string,
+  cwd: string,
 ): number | undefined {
   // 0600: the log may name the user's projects.
   const fd = openSync(stderrFile, "a", 0o600);
   try {
     const child = spawn(command, [...args], {
+      cwd,
       detached: true,
       stdio: ["ignore", "ignore", fd],
       env: process.env,

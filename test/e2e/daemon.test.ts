@@ -9,7 +9,7 @@
  */
 import { strict as assert } from "node:assert";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
@@ -44,15 +44,26 @@ async function session(
   return h;
 }
 
-/** The daemon's pid, from `scalpel daemon status` (the command doctor's lines come from). */
-function daemonPid(env: Record<string, string>): number | undefined {
+/** `scalpel daemon status` (the lines `scalpel doctor` ends with). */
+function daemonStatus(env: Record<string, string>): { pid?: number; sessions?: number; text: string } {
   const r = spawnSync(process.execPath, [cliPath, "daemon", "status"], {
     env: { ...process.env, ...env },
     encoding: "utf8",
   });
-  const m = /daemon: pid (\d+)/.exec(r.stdout);
-  return m ? Number(m[1]) : undefined;
+  const m = /daemon: pid (\d+), .*?, (\d+) sessions?/.exec(r.stdout);
+  return m ? { pid: Number(m[1]), sessions: Number(m[2]), text: r.stdout } : { text: r.stdout };
 }
+
+/** The daemons' stderr, for a failure's message. */
+function daemonLog(env: Record<string, string>): string {
+  const dir = join(env.SCALPEL_HOME!, "daemon");
+  return readdirSync(dir)
+    .filter((f) => f.endsWith(".log"))
+    .map((f) => readFileSync(join(dir, f), "utf8").slice(-3000))
+    .join("\n");
+}
+
+const daemonPid = (env: Record<string, string>) => daemonStatus(env).pid;
 
 const alive = (pid: number) => {
   const state = processState(pid);
@@ -193,7 +204,12 @@ describe("daemon (e2e, opt-in --daemon)", () => {
     const done = await writer.call("replace_content", edit);
     assert.equal(done.isError, false, done.text);
     assert.ok((await readText(fx.dir, "src/alpha.ts")).includes("// written"));
-    assert.equal(daemonPid(env) !== undefined, true);
+    assert.equal(daemonStatus(env).sessions, 2, daemonStatus(env).text);
+    // A client that vanishes (its relay killed) frees its share at once; the other session goes on.
+    process.kill(reader.pid, "SIGKILL");
+    await until("the vanished session was let go", () => daemonStatus(env).sessions === 1);
+    const after = await writer.call("read_file", { relative_path: "src/alpha.ts" });
+    assert.equal(after.isError, false, after.text);
   });
 
   it("a daemon killed during find_referencing_symbols: an error result within 5 s, then a new daemon answers", async () => {
@@ -213,7 +229,7 @@ describe("daemon (e2e, opt-in --daemon)", () => {
     assert.equal(lost.isError, true, lost.text);
     assert.match(lost.text, /daemon_unavailable/);
     const again = await h.call("find_referencing_symbols", args);
-    assert.equal(again.isError, false, again.text);
+    assert.equal(again.isError, false, `${again.text}\n${h.stderr.slice(-2000)}\n${daemonLog(env)}`);
     assert.deepEqual(again.structured, warm.structured);
     assert.notEqual(daemonPid(env), pid, "a new daemon");
     // The killed daemon's servers see their parent gone and end.
@@ -232,5 +248,13 @@ describe("daemon (e2e, opt-in --daemon)", () => {
       const r = await h.call("list_dir", { relative_path: "src" });
       assert.equal(r.isError, false, r.text);
     }
+    // `scalpel daemon stop` stops its own build's daemon only.
+    const stop = spawnSync(process.execPath, [cliPath, "daemon", "stop"], {
+      env: { ...process.env, ...env, SCALPEL_DAEMON_BUILD_TAG: "other-build" },
+      encoding: "utf8",
+    });
+    assert.match(stop.stdout, new RegExp(`stopped the daemon \\(pid ${second}\\)`));
+    await until("the stopped daemon exited", () => !alive(second));
+    assert.ok(alive(first), "the other build's daemon runs on");
   });
 });
