@@ -125,7 +125,26 @@ export class Relay {
     return this.connecting;
   }
 
+  /**
+   * Connects (starting a daemon if none answers) and hands over the queue. A daemon lost again
+   * during the hand-over (before the replayed initialize is answered) is tried once more, then the
+   * queued requests are answered with the error rather than retried in a loop: the host's next
+   * line tries again.
+   */
   private async connect(): Promise<void> {
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const socket = await this.dial();
+      if (!socket) break;
+      // A new daemon after a lost one: it must see the host's initialize before any other request.
+      if (!this.initializeSent || !this.initialize || (await this.replayInitialize(socket))) {
+        this.flush();
+        return;
+      }
+    }
+    this.answerQueued();
+  }
+
+  private async dial(): Promise<Socket | null> {
     const hello: SessionHello = {
       ...this.options.hello,
       ...(this.activated ? { activated: this.activated } : {}),
@@ -139,8 +158,7 @@ export class Relay {
       this.options.log.error(
         `cannot reach the scalpel daemon: ${e instanceof Error ? e.message : String(e)}`,
       );
-      this.answerQueued();
-      return;
+      return null;
     }
     this.socket = socket;
     socket.on(
@@ -150,13 +168,7 @@ export class Relay {
     socket.on("error", (e) => this.options.log.warn(`daemon connection: ${e.message}`));
     socket.once("close", () => this.daemonGone(socket));
     socket.resume();
-    // A new daemon after a lost one: it must see the host's initialize before any other request.
-    if (this.initializeSent && this.initialize && !(await this.replayInitialize(socket))) {
-      // Lost again at once: answered rather than retried in a loop; the host's next line tries again.
-      this.answerQueued();
-      return;
-    }
-    this.flush();
+    return socket;
   }
 
   private replayInitialize(socket: Socket): Promise<boolean> {
