@@ -10,7 +10,7 @@
  * the daemon exits after SCALPEL_DAEMON_IDLE seconds (default 3600) with no session.
  */
 import { unlinkSync } from "node:fs";
-import { createServer as createNetServer, type Server, type Socket } from "node:net";
+import { connect, createServer as createNetServer, type Server, type Socket } from "node:net";
 import { isAppError } from "./core/errors.js";
 import { log } from "./core/log.js";
 import { buildId } from "./core/startup.js";
@@ -31,6 +31,17 @@ import { Workspace } from "./workspace/workspace.js";
 function seconds(name: string, fallback: number): number {
   const s = Number(process.env[name]);
   return (Number.isFinite(s) && s > 0 ? Math.min(s, 7 * 24 * 3600) : fallback) * 1000;
+}
+
+function answers(socketPath: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = connect(socketPath);
+    probe.once("connect", () => {
+      probe.destroy();
+      resolve(true);
+    });
+    probe.once("error", () => resolve(false));
+  });
 }
 
 function isSessionHello(hello: Hello): hello is SessionHello {
@@ -146,10 +157,15 @@ export async function runDaemon(): Promise<void> {
 
   // The socket is created 0600 (and every file the daemon makes is the user's alone).
   process.umask(0o077);
+  // A daemon that answers keeps its socket: unlinking it would orphan that daemon's sessions' peers.
+  if (await answers(paths.socket)) {
+    log.info("a daemon of this build already listens; this one exits");
+    return;
+  }
   try {
     unlinkSync(paths.socket);
   } catch {
-    // None left by a killed daemon; the starting client checked that nothing answers on it.
+    // None left by a killed daemon.
   }
   const server: Server = createNetServer((socket) => {
     onConnection(socket).catch((e: unknown) => {

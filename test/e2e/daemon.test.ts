@@ -143,10 +143,11 @@ describe("daemon (e2e, opt-in --daemon)", () => {
   it("two sessions share one server tree and race 20 edits safely; bounds end servers, then the daemon", async (t) => {
     const fx = await fixture("ts-parallel");
     const env = daemonEnv();
-    const a = await session(fx, env);
-    const b = await session(fx, env);
+    // Both at once: the start lock lets one of them start the daemon, the other joins it.
+    const [a, b] = await Promise.all([session(fx, env), session(fx, env)]);
     const pid = daemonPid(env);
     assert.ok(pid !== undefined, "a daemon runs");
+    assert.equal(daemonLog(env).match(/daemon \(\w+\) listening/g)?.length, 1, "one daemon was started");
     for (const h of [a, b]) {
       const r = await h.call("get_symbols_overview", { relative_path: "src/alpha.ts" });
       assert.equal(r.isError, false, r.text);
@@ -193,7 +194,9 @@ describe("daemon (e2e, opt-in --daemon)", () => {
     const fx = await fixture("ts-parallel");
     const env = daemonEnv();
     const reader = await session(fx, env, ["--read-only"]);
-    const writer = await session(fx, env);
+    // Opted in through the environment instead of --daemon: the same daemon.
+    const writer = await startScalpel({ project: fx.dir, env: { ...env, SCALPEL_DAEMON: "1" } });
+    handles.push(writer);
     const names = (await reader.client.listTools()).tools.map((tool) => tool.name);
     assert.ok(!names.includes("replace_content") && !names.includes("rename_symbol"), names.join(","));
     assert.ok((await writer.client.listTools()).tools.some((tool) => tool.name === "replace_content"));
@@ -215,7 +218,11 @@ describe("daemon (e2e, opt-in --daemon)", () => {
   it("a daemon killed during find_referencing_symbols: an error result within 5 s, then a new daemon answers", async () => {
     const fx = await fixture("ts-basic");
     const env = daemonEnv();
-    const h = await session(fx, env);
+    // No --project: activate_project opens it, which the relay must do again on a new daemon.
+    const h = await startScalpel({ cwd: fx.base, args: ["--daemon"], env });
+    handles.push(h);
+    const activated = await h.call("activate_project", { project: fx.dir });
+    assert.equal(activated.isError, false, activated.text);
     const args = { name_path: "Money", relative_path: "src/money.ts" };
     const warm = await h.call("find_referencing_symbols", args);
     assert.equal(warm.isError, false, warm.text);
