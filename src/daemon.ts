@@ -9,7 +9,7 @@
  * Bounds: a project nobody uses keeps its servers for SCALPEL_KEEP_WARM seconds (default 1800);
  * the daemon exits after SCALPEL_DAEMON_IDLE seconds (default 3600) with no session.
  */
-import { unlinkSync } from "node:fs";
+import { chmodSync, unlinkSync } from "node:fs";
 import { connect, createServer as createNetServer, type Server, type Socket } from "node:net";
 import { isAppError } from "./core/errors.js";
 import { log } from "./core/log.js";
@@ -121,6 +121,11 @@ export async function runDaemon(): Promise<void> {
       // As the tool call that activated it did: the same checks, so nothing more is allowed.
       await workspace.activate(hello.activated).catch(() => undefined);
     }
+    // The client left while its project was being activated: the share taken meanwhile goes too.
+    if (ended) {
+      await workspace.shutdown();
+      return;
+    }
     writeLine(socket, { ok: true, pid: process.pid });
     const session = await serveStream(createServer({ workspace, log }), socket, socket, end);
     // readFirstLine left it paused, and a new "data" listener does not undo an explicit pause.
@@ -155,7 +160,7 @@ export async function runDaemon(): Promise<void> {
     else socket.destroy();
   };
 
-  // The socket is created 0600 (and every file the daemon makes is the user's alone).
+  // Every file the daemon makes is the user's alone.
   process.umask(0o077);
   // A daemon that answers keeps its socket: unlinking it would orphan that daemon's sessions' peers.
   if (await answers(paths.socket)) {
@@ -177,6 +182,8 @@ export async function runDaemon(): Promise<void> {
     server.once("error", reject);
     server.listen(paths.socket, () => resolve());
   });
+  // bind() made it 0700 under the umask; the folder (0700) already keeps others out meanwhile.
+  chmodSync(paths.socket, 0o600);
   process.on("exit", () => killAllServersSync());
   for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.on(signal, () => void stop(signal));
   log.info(`scalpel ${version} daemon (${buildId()}) listening, pid ${process.pid}`);

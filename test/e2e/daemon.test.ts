@@ -9,7 +9,7 @@
  */
 import { strict as assert } from "node:assert";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
@@ -147,6 +147,10 @@ describe("daemon (e2e, opt-in --daemon)", () => {
     const [a, b] = await Promise.all([session(fx, env), session(fx, env)]);
     const pid = daemonPid(env);
     assert.ok(pid !== undefined, "a daemon runs");
+    const dir = join(env.SCALPEL_HOME!, "daemon");
+    const socket = readdirSync(dir).find((f) => f.endsWith(".sock"))!;
+    assert.equal(statSync(dir).mode & 0o777, 0o700, "the folder is the user's alone");
+    assert.equal(statSync(join(dir, socket)).mode & 0o777, 0o600, "so is the socket");
     assert.equal(daemonLog(env).match(/daemon \(\w+\) listening/g)?.length, 1, "one daemon was started");
     for (const h of [a, b]) {
       const r = await h.call("get_symbols_overview", { relative_path: "src/alpha.ts" });
