@@ -82,3 +82,28 @@ test("a shared project is opened once, counted per session, kept warm, then clos
   assert.equal(opened, 2, "a closed project is opened anew");
   await projects.closeAll();
 });
+
+test("the daemon is opt-in: --daemon or SCALPEL_DAEMON=1; --no-daemon and SCALPEL_DAEMON=0 keep the in-process mode", async () => {
+  const { daemonWanted } = await import("../../src/daemon-command.js");
+  const saved = process.env.SCALPEL_DAEMON;
+  try {
+    delete process.env.SCALPEL_DAEMON;
+    assert.equal(daemonWanted({ daemon: false, noDaemon: false }), false, "the default is in-process");
+    assert.equal(daemonWanted({ daemon: true, noDaemon: false }), true);
+    process.env.SCALPEL_DAEMON = "1";
+    assert.equal(daemonWanted({ daemon: false, noDaemon: false }), true);
+    assert.equal(
+      daemonWanted({ daemon: false, noDaemon: true }),
+      false,
+      "the flag wins over the environment",
+    );
+    process.env.SCALPEL_DAEMON = "0";
+    assert.equal(daemonWanted({ daemon: false, noDaemon: false }), false);
+    process.env.SCALPEL_DAEMON = "yes";
+    assert.throws(() => daemonWanted({ daemon: false, noDaemon: false }), /SCALPEL_DAEMON is 1/);
+    assert.throws(() => daemonWanted({ daemon: true, noDaemon: true }), /not both/);
+  } finally {
+    if (saved === undefined) delete process.env.SCALPEL_DAEMON;
+    else process.env.SCALPEL_DAEMON = saved;
+  }
+});
