@@ -3,8 +3,6 @@
  * argv → MCP server, doctor, or one tool run from a terminal. The only place that exits the process.
  */
 import { randomBytes } from "node:crypto";
-import { realpath, stat } from "node:fs/promises";
-import { basename, resolve } from "node:path";
 import type { z } from "zod";
 import {
   type CommandSpec,
@@ -15,13 +13,10 @@ import {
   parseCommandLine,
   UsageError,
 } from "./cli-args.js";
-import { refuseForbiddenRoot } from "./config/allowed-roots.js";
-import { configFile, readProjectConfig, splitSecretAllowances } from "./config/project-config.js";
-import { isProjectName, ProjectRegistry } from "./config/registry.js";
-import { builtInTrustEnables, configDigest, languagesOnDisk, TrustStore } from "./config/trust.js";
 import { isAppError } from "./core/errors.js";
 import { log } from "./core/log.js";
 import { version } from "./core/version.js";
+import { daemonCommand, daemonStatusLines, daemonWanted, relayToDaemon } from "./daemon-command.js";
 import { doctorReport } from "./doctor.js";
 import { serveHttp } from "./http.js";
 import { killAllServersSync } from "./process/spawn.js";
@@ -30,13 +25,15 @@ import { allTools, toolsFor } from "./tools/index.js";
 import type { ToolDef } from "./tools/kit/define.js";
 import { unknownParameters } from "./tools/kit/input.js";
 import { parseArguments, runTool } from "./tools/kit/run.js";
+import { userDecision } from "./user-decision.js";
 import { Workspace } from "./workspace/workspace.js";
 
 const usage = `scalpel ${version} — type-precise code tools for coding agents (MCP)
 
 Usage:
-  scalpel mcp [--project PATH] [--read-only] [--trust] [--projects-in DIR …] [--http PORT]
+  scalpel mcp [--project PATH] [--read-only] [--trust] [--projects-in DIR …] [--http PORT] [--daemon]
                                 MCP server on stdio (or Streamable HTTP with --http)
+  scalpel daemon stop|status    the per-user daemon that --daemon sessions share
   scalpel trust [PATH]          trust a project (default: the current directory): its declared language
                                 servers, own compilers and build code may run (it says which); registers it
   scalpel untrust [PATH]        withdraw that trust
@@ -55,6 +52,9 @@ Options of mcp:
                       needs "Authorization: Bearer <token>" (SCALPEL_HTTP_TOKEN, or one printed on stderr);
                       each MCP session gets its own project and language servers
   --host ADDRESS      with --http: listen on ADDRESS instead of 127.0.0.1
+  --daemon            relay this stdio session to the per-user daemon (started if none runs), which
+                      shares one set of language servers per project between sessions (SCALPEL_DAEMON=1)
+  --no-daemon         serve in this process (the default; SCALPEL_DAEMON=0)
 Tool parameters are JSON when they parse as JSON (numbers, true/false, arrays), strings otherwise.
 Unknown options are errors.
 `;
@@ -73,8 +73,11 @@ const commands: Readonly<Record<string, CommandSpec>> = {
       "projects-in": { value: "DIR", repeat: true, help: "projects inside DIR may be activated" },
       http: { value: "PORT", help: "serve MCP over Streamable HTTP on PORT instead of stdio" },
       host: { value: "ADDRESS", help: "with --http: the address to listen on (default 127.0.0.1)" },
+      daemon: { help: "relay to the per-user daemon" },
+      "no-daemon": { help: "serve in this process (the default)" },
     },
   },
+  daemon: { options: {}, positionals: { name: "run|stop|status", max: 1 } },
   doctor: { options: { project: projectOption } },
   tools: { options: { "read-only": readOnlyOption } },
   trust: { options: {}, positionals: pathArg },
@@ -159,6 +162,16 @@ async function serveMcp(options: Options): Promise<void> {
   const http = optionString(options, "http");
   if (http !== undefined) return serveMcpHttp(options, http);
   if (options.has("host")) throw new UsageError("--host only applies with --http PORT.");
+  if (daemonWanted({ daemon: options.has("daemon"), noDaemon: options.has("no-daemon") })) {
+    const project = optionString(options, "project");
+    await relayToDaemon({
+      ...(project !== undefined ? { project } : {}),
+      readOnly: options.has("read-only"),
+      trust: options.has("trust"),
+      projectsIn: optionList(options, "projects-in"),
+    });
+    process.exit(0);
+  }
   const workspace = await startWorkspace(options);
   installExitHandlers(() => workspace.shutdown(), { stdin: true });
   const server = createServer({ workspace, log });
@@ -286,52 +299,6 @@ async function runOnce(name: string, options: Options): Promise<number> {
   }
 }
 
-/** `scalpel trust|untrust|register [PATH]`: the user's own decisions, made in a terminal. */
-async function userDecision(
-  command: "trust" | "untrust" | "register",
-  pathArg: string | undefined,
-): Promise<number> {
-  const given = resolve(process.cwd(), pathArg ?? ".");
-  const root = await realpath(given).catch(() => null);
-  if (root === null || !(await stat(root)).isDirectory()) {
-    process.stderr.write(`No directory ${given}.\n`);
-    return 1;
-  }
-  refuseForbiddenRoot(root);
-  const store = new TrustStore();
-  if (command === "untrust") {
-    const was = await store.revoke(root);
-    process.stdout.write(was ? `${root} is no longer trusted.\n` : `${root} was not trusted.\n`);
-    return 0;
-  }
-  // The config is read (and must be valid) before anything is stored: trust is bound to these bytes.
-  const { config, text } = await readProjectConfig(root);
-  const name = config.name ?? basename(root);
-  const registry = new ProjectRegistry();
-  if (isProjectName(name)) await registry.register(name, root);
-  else process.stderr.write(`'${name}' cannot be used as a project name; activate it by its path.\n`);
-  if (command === "register") {
-    process.stdout.write(
-      `${root} is registered as '${name}': activate_project may open it (it is not trusted).\n`,
-    );
-    return 0;
-  }
-  await store.trust(root, configDigest(text));
-  const granted: string[] = [];
-  for (const [id, ls] of Object.entries(config.language_servers))
-    granted.push(`start the ${id} server declared in ${configFile}: ${[ls.command, ...ls.args].join(" ")}`);
-  granted.push(...builtInTrustEnables(root, await languagesOnDisk(root, config)));
-  const { allowances } = splitSecretAllowances(config.secrets);
-  if (allowances.length > 0) granted.push(`apply its secret exceptions: ${allowances.join(", ")}`);
-  const lines = [
-    `${root} is trusted (as '${name}').${granted.length > 0 ? " For this project, scalpel may now:" : " For the languages found, trust changes nothing yet."}`,
-    ...granted.map((g) => `  - ${g}`),
-  ];
-  lines.push(`A change to ${configFile} withdraws this trust until you run scalpel trust again.`);
-  process.stdout.write(`${lines.join("\n")}\n`);
-  return 0;
-}
-
 async function main(): Promise<number> {
   let parsed: ParsedArgs;
   try {
@@ -358,9 +325,11 @@ async function main(): Promise<number> {
       return -1;
     }
     if (command === "doctor") {
-      process.stdout.write(`${await doctorReport(optionString(options, "project"))}\n`);
+      const daemon = await daemonStatusLines();
+      process.stdout.write(`${await doctorReport(optionString(options, "project"))}\n${daemon.join("\n")}\n`);
       return 0;
     }
+    if (command === "daemon") return await daemonCommand(positionals[0]);
     if (command === "tools") {
       for (const t of toolsFor(options.has("read-only"))) process.stdout.write(`${t.name}\t${t.title}\n`);
       return 0;

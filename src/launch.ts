@@ -21,7 +21,10 @@ import { Script } from "node:vm";
 const here = dirname(fileURLToPath(import.meta.url));
 const bundle = join(here, "scalpel.cjs");
 const source = readFileSync(bundle, "utf8");
-const cacheFile = `${bundle}.${createHash("sha256").update(source).digest("hex").slice(0, 16)}.cache`;
+const build = createHash("sha256").update(source).digest("hex").slice(0, 16);
+const cacheFile = `${bundle}.${build}.cache`;
+// Which build this is (src/core/startup.ts): a daemon of another build is never joined.
+(globalThis as { scalpelBuild?: string }).scalpelBuild = build;
 
 function cached(): Buffer | undefined {
   try {

@@ -201,10 +201,27 @@ function registerResourcesAndPrompts(server: McpServer, workspace: Workspace): v
  * (`stdio-transport.ts`): the SDK's exits on a request over 10 MiB, ours answers it with an error.
  */
 export async function serveStdio(server: McpServer, onClose: () => void): Promise<void> {
+  await serveStream(server, process.stdin, process.stdout, onClose);
+}
+
+/**
+ * Serves one session over a byte stream pair (a daemon's socket connection: src/daemon.ts), framed
+ * as on stdio. `close()` of the handle ends the session's transport.
+ */
+export async function serveStream(
+  server: McpServer,
+  input: NodeJS.ReadableStream,
+  output: NodeJS.WritableStream,
+  onClose: () => void,
+): Promise<{ close(): Promise<void> }> {
   const stdio = rootLog.child("stdio");
-  const transport = new StdioLineTransport<JSONRPCMessage>(deserializeMessage, {
-    warn: (m) => stdio.warn(m),
-  });
+  const transport = new StdioLineTransport<JSONRPCMessage>(
+    deserializeMessage,
+    { warn: (m) => stdio.warn(m) },
+    input,
+    output,
+  );
   transport.onclose = onClose;
   await server.connect(transport);
+  return { close: () => server.close() };
 }

@@ -32,6 +32,8 @@ export type ErrorCode =
   | "too_large"
   | "unsupported_encoding"
   | "not_supported"
+  | "daemon_refused"
+  | "daemon_unavailable"
   | "internal";
 
 export class AppError extends Error {

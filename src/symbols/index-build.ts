@@ -16,8 +16,11 @@ export interface IndexedProject {
   readonly log: Logger;
 }
 
-/** Projects whose build was started (once per activation of a project). */
-const builds = new WeakSet<IndexedProject>();
+/**
+ * Symbol services whose build was started (once per opened project). Keyed by the service, not the
+ * record: daemon sessions sharing one project each hold their own view of it (workspace/shared-projects.ts).
+ */
+const builds = new WeakSet<SymbolService>();
 
 /**
  * Starts indexing every code file of the project whose language server was started, once per
@@ -25,8 +28,8 @@ const builds = new WeakSet<IndexedProject>();
  * when the project's servers are stopped (another project activated).
  */
 export function startIndexing(project: IndexedProject): void {
-  if (builds.has(project)) return;
-  builds.add(project);
+  if (builds.has(project.symbols)) return;
+  builds.add(project.symbols);
   const log = project.log.child("index");
   setTimeout(() => {
     build(project).catch((e) =>

@@ -15,6 +15,7 @@ import { detectLanguages } from "../files/detect-languages.js";
 import { openProject } from "../project/open-project.js";
 import type { Project } from "../project/project.js";
 import type { EnclosingSecrets } from "../security/secrets.js";
+import type { ProjectShare, ProjectSource } from "./shared-projects.js";
 
 export interface WorkspaceOptions {
   readOnly: boolean;
@@ -28,6 +29,11 @@ export interface WorkspaceOptions {
   /** Where the user-level registry and trust store live (tests); the defaults under $SCALPEL_HOME otherwise. */
   registry?: ProjectRegistry;
   trustStore?: TrustStore;
+  /**
+   * Projects shared with other sessions (the daemon, workspace/shared-projects.ts); absent, this
+   * workspace opens its projects itself and stops their servers when it leaves them.
+   */
+  projects?: ProjectSource;
 }
 
 /** How an activation was asked for: by the user (the command line) or by a tool call. */
@@ -48,6 +54,8 @@ export class Workspace {
   startupError: string | undefined;
 
   private current: Project | null = null;
+  /** The hold on the current project when projects are shared. */
+  private share: ProjectShare | undefined;
   private detected: string[] = [];
   /** The active project's languages once its walk is done (`languagesDetected`). */
   private detection: Promise<string[]> = Promise.resolve([]);
@@ -111,25 +119,28 @@ export class Workspace {
       this.current.pool.renew();
       return this.current;
     }
-    this.current?.secretGate.close();
-    await this.current?.pool.shutdown();
+    await this.leaveCurrent();
     // Servers declared in project.yml join (or replace) the built-in adapters for every tool, once
     // the project is trusted; until then every adapter runs nothing of the repository.
     const adapters = adaptersFor(config.language_servers, trust, {
       root,
       backend: config.typescript_backend,
     });
-    const project = openProject(
-      {
-        root,
-        readOnly: this.options.readOnly,
-        config,
-        trust,
-        enclosingSecrets: await this.enclosingSecrets(root),
-        adapters,
-      },
-      this.log,
-    );
+    const enclosingSecrets = await this.enclosingSecrets(root);
+    const open = (readOnly: boolean) => () =>
+      openProject({ root, readOnly, config, trust, enclosingSecrets, adapters }, this.log);
+    let project: Project;
+    if (this.options.projects) {
+      // Shared: opened without this session's --read-only (another session may write), which this
+      // session's own view of the record adds back; the view is what every call of it sees. The key
+      // holds all that shapes the record, so sessions that would open it differently never share.
+      const key = JSON.stringify([root, trust.trusted, digest, enclosingSecrets]);
+      this.share = this.options.projects.acquire(key, open(false));
+      const shared = this.share.project;
+      project = this.options.readOnly && !shared.readOnly ? { ...shared, readOnly: true } : shared;
+    } else {
+      project = open(this.options.readOnly)();
+    }
     if (!trust.trusted) {
       this.log.info(
         `project not trusted (${trust.state}): declared servers, repository binaries and build scripts stay off`,
@@ -218,10 +229,20 @@ export class Workspace {
     return this.trustStore.state(root, digest);
   }
 
-  async shutdown(): Promise<void> {
-    this.detectionAbort.abort();
+  /** Stops the current project's servers, or lets go of its share (they may serve other sessions). */
+  private async leaveCurrent(): Promise<void> {
+    if (this.share) {
+      this.share.release();
+      this.share = undefined;
+      return;
+    }
     this.current?.secretGate.close();
     await this.current?.pool.shutdown();
+  }
+
+  async shutdown(): Promise<void> {
+    this.detectionAbort.abort();
+    await this.leaveCurrent();
   }
 }
 

@@ -1,0 +1,31 @@
+/**
+ * Starts a process that outlives its starter: the per-user daemon (src/daemon/connect.ts). It gets
+ * its own session and process group (`detached`), no stdin/stdout, its stderr in a file of the
+ * user's, and the starter's environment (so `SCALPEL_HOME` says whose daemon it is). Its language
+ * servers are its own children in their own groups (spawn.ts); it stops them when it ends.
+ */
+import { spawn } from "node:child_process";
+import { closeSync, openSync } from "node:fs";
+
+/** `cwd`: a folder of the user's own, not the starter's (a project the daemon may outlive). */
+export function startDetached(
+  command: string,
+  args: readonly string[],
+  stderrFile: string,
+  cwd: string,
+): number | undefined {
+  // 0600: the log may name the user's projects.
+  const fd = openSync(stderrFile, "a", 0o600);
+  try {
+    const child = spawn(command, [...args], {
+      cwd,
+      detached: true,
+      stdio: ["ignore", "ignore", fd],
+      env: process.env,
+    });
+    child.unref();
+    return child.pid;
+  } finally {
+    closeSync(fd);
+  }
+}
