@@ -12,9 +12,9 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { lineOf } from "../helpers/anchors.js";
-import { changeRepo, type ChangeImpact as Impact } from "../helpers/change-repo.js";
+import { affectedOf, changeRepo, errorsOf, type ChangeImpact as Impact } from "../helpers/change-repo.js";
 import type { TempProject } from "../helpers/fixtures.js";
-import { callOk, parseDiagnostics, type ScalpelHandle, sitesOf, startScalpel } from "../helpers/mcp.js";
+import { callOk, type ScalpelHandle, sitesOf, startScalpel } from "../helpers/mcp.js";
 import { goplsMissing } from "../helpers/servers.js";
 
 const skip = goplsMissing();
@@ -40,13 +40,8 @@ describe("get_change_impact (e2e, gopls)", { skip: skip ?? false }, () => {
     impact.changed
       .find((f) => f.relative_path === rel)
       ?.symbols.map((s) => `${s.name_path} ${s.change}${s.from ? ` from ${s.from}` : ""}`) ?? [];
-  const affected = (name: string) => {
-    const a = impact.affected.find((x) => x.name_path === name);
-    assert.ok(a, `${name} is not among the affected: ${impact.affected.map((x) => x.name_path).join(", ")}`);
-    return a;
-  };
-  const errorsIn = (rel: string) =>
-    parseDiagnostics(impact.diagnostics.find((d) => d.relative_path === rel)?.diagnostics ?? []);
+  const affected = (name: string) => affectedOf(impact, name);
+  const errorsIn = (rel: string) => errorsOf(impact, rel);
 
   it("the changed files and symbols: signature, removed, body, renamed, added", () => {
     assert.deepEqual(

@@ -15,9 +15,11 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { lineOf } from "../helpers/anchors.js";
 import {
+  affectedOf,
   armHostile,
   changeRepo,
   clearMarkers,
+  errorsOf,
   gitWith,
   hostilePrograms,
   type ChangeImpact as Impact,
@@ -25,7 +27,7 @@ import {
   plainGitRuns,
 } from "../helpers/change-repo.js";
 import type { TempProject } from "../helpers/fixtures.js";
-import { callOk, parseDiagnostics, type ScalpelHandle, sitesOf, startScalpel } from "../helpers/mcp.js";
+import { callOk, type ScalpelHandle, sitesOf, startScalpel } from "../helpers/mcp.js";
 
 describe("get_change_impact (e2e, TypeScript, hostile git config)", () => {
   let fx: TempProject;
@@ -61,13 +63,8 @@ describe("get_change_impact (e2e, TypeScript, hostile git config)", () => {
   const symbolsOf = (rel: string) =>
     impact.changed.find((f) => f.relative_path === rel)?.symbols.map((s) => `${s.name_path} ${s.change}`) ??
     [];
-  const affected = (name: string) => {
-    const a = impact.affected.find((x) => x.name_path === name);
-    assert.ok(a, `${name} is not among the affected: ${impact.affected.map((x) => x.name_path).join(", ")}`);
-    return a;
-  };
-  const errorsIn = (rel: string) =>
-    parseDiagnostics(impact.diagnostics.find((d) => d.relative_path === rel)?.diagnostics ?? []);
+  const affected = (name: string) => affectedOf(impact, name);
+  const errorsIn = (rel: string) => errorsOf(impact, rel);
 
   it("lists the changed files and what changed in each symbol", () => {
     assert.match(impact.base, /^HEAD \([0-9a-f]{12}\)$/);

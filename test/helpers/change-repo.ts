@@ -5,6 +5,7 @@
  * attacker would ship: an fsmonitor hook, an external diff, a textconv driver, clean/smudge
  * filters, a hooks folder and an ssh command, each a script that leaves a marker file when run.
  */
+import { strict as assert } from "node:assert";
 import { spawnSync } from "node:child_process";
 import {
   appendFileSync,
@@ -18,6 +19,7 @@ import {
 import { cp } from "node:fs/promises";
 import { join } from "node:path";
 import { fixturesRoot, makeTempProject, type TempProject } from "./fixtures.js";
+import { type Diagnostic, parseDiagnostics } from "./mcp.js";
 
 const gitEnv = {
   ...process.env,
@@ -51,6 +53,18 @@ export interface ChangeImpact {
   complete: boolean;
   incomplete_reason?: string;
   total?: number;
+}
+
+/** The affected entry of `name` (fails naming the others when there is none). */
+export function affectedOf(impact: ChangeImpact, name: string): ChangeImpact["affected"][number] {
+  const a = impact.affected.find((x) => x.name_path === name);
+  assert.ok(a, `${name} is not among the affected: ${impact.affected.map((x) => x.name_path).join(", ")}`);
+  return a;
+}
+
+/** The errors the answer lists for `rel`, parsed. */
+export function errorsOf(impact: ChangeImpact, rel: string): Diagnostic[] {
+  return parseDiagnostics(impact.diagnostics.find((d) => d.relative_path === rel)?.diagnostics ?? []);
 }
 
 /** `git <args>` in `dir` with `input` on its stdin (plumbing such as mktree, hash-object --stdin). */
