@@ -49,6 +49,15 @@ export class LspSession {
   private readonly overlayHolder = new AsyncLocalStorage<true>();
   private overlaysHeld: Promise<void> | undefined;
 
+  /**
+   * True inside the call that holds overlays (withOverlays): the server answers about text that is
+   * not on disk, and no file watcher event tells a cache so. What is kept from disk-state answers
+   * must be neither used nor kept here.
+   */
+  get seesOverlays(): boolean {
+    return this.overlayHolder.getStore() === true;
+  }
+
   constructor(
     readonly spec: ServerSpec,
     rootDir: string,

@@ -105,7 +105,10 @@ export async function collectReferences(q: ReferenceQuery): Promise<ReferenceAns
   const mark = scopeCache.mark;
   const sitesKey = `${q.abs}:${q.node.selectionRange.start.line}:${q.node.selectionRange.start.character}:${q.node.name}`;
   const outsideAbs = prepared.outside.map((p) => p.abs);
-  const known = scopeCache.sitesOf(sitesKey, outsideAbs);
+  // Under overlays (verify, a change review's base text) the sites describe text the disk does not
+  // hold: what disk-state calls kept is not theirs, and theirs is not kept.
+  const overlaid = q.session.seesOverlays;
+  const known = overlaid ? undefined : scopeCache.sitesOf(sitesKey, outsideAbs);
   const askBatch = async (batch: readonly CheckedPath[]) => {
     for (const path of batch) {
       const found = otherProject({ abs: path.abs, uri: pathToUri(path.abs) });
@@ -191,7 +194,7 @@ export async function collectReferences(q: ReferenceQuery): Promise<ReferenceAns
       ...(project !== undefined ? { project } : {}),
     });
   }
-  if (!known && !incompleteReason && !q.signal?.aborted)
+  if (!known && !overlaid && !incompleteReason && !q.signal?.aborted)
     await keepSites(q, scopeCache, mark, sitesKey, raw, projects, prepared.outside);
   // Import sites first in each file: the answer lists them as one `imports` list per file, and a
   // page (offset) is a prefix of this order.

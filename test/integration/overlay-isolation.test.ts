@@ -45,16 +45,21 @@ test("the holder's check of a dependent sees the overlay; another caller waits a
   let outsiderDone = false;
   let outsider: Promise<DiagnosticsResult> | undefined;
   // Another call's work, made outside the holder's async context (as a concurrent tool call is).
-  const ask = AsyncResource.bind(() =>
-    session.diagnostics(file("caller.ts")).finally(() => {
+  let outsiderSaw: boolean | undefined;
+  const ask = AsyncResource.bind(() => {
+    outsiderSaw = session.seesOverlays;
+    return session.diagnostics(file("caller.ts")).finally(() => {
       outsiderDone = true;
-    }),
-  );
+    });
+  });
   const { inside, doneInside } = await session.withOverlays(
     [{ abs: file("lib.ts"), text: 'export function price(): string {\n  return "x";\n}\n' }],
     async () => {
       // Asked first: it must not be answered with the overlay.
       outsider = ask();
+      // What the holder's own code may ask of the session: answers here are not the disk's (the
+      // reference sites kept between calls are neither used nor kept, src/references/sites.ts).
+      assert.equal(session.seesOverlays, true, "the holder is told it sees overlays");
       const r = await session.diagnostics(file("caller.ts"));
       return { inside: r, doneInside: outsiderDone };
     },
@@ -62,5 +67,7 @@ test("the holder's check of a dependent sees the overlay; another caller waits a
   assert.deepEqual(codes(inside), ["2322"], "the holder sees the dependent's error");
   assert.equal(doneInside, false, "the other caller waited for the overlay to be lifted");
   assert.deepEqual(codes(await outsider!), [], "and then saw the disk");
+  assert.equal(outsiderSaw, false, "another caller is not told it sees overlays");
+  assert.equal(session.seesOverlays, false);
   assert.deepEqual(codes(await session.diagnostics(file("caller.ts"))), []);
 });
