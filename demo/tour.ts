@@ -1,6 +1,7 @@
 // npm run demo: a short scripted tour of scalpel on the bundled example project. It drives the
 // built server exactly as an agent would — the MCP SDK client over stdio — on a temporary copy of
 // examples/shop, so the repository is never modified.
+import { spawnSync } from "node:child_process";
 import { cp, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,6 +14,8 @@ const bold = (s: string) => (process.stdout.isTTY ? `\x1b[1m${s}\x1b[0m` : s);
 async function main(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), "scalpel-demo-"));
   await cp(join(repo, "examples", "shop"), dir, { recursive: true });
+  // A repository with one commit, so the tour can review its own change against it (get_change_impact).
+  const committed = commitCopy(dir);
   // The tour's own user-level folder (registry, trust), so it leaves nothing in ~/.scalpel.
   const home = await mkdtemp(join(tmpdir(), "scalpel-demo-home-"));
   const env = Object.fromEntries(
@@ -93,6 +96,15 @@ async function main(): Promise<void> {
       relative_path: "src/cart.ts",
       min_severity: "error",
     });
+    if (committed) {
+      await call(
+        "Review the change against the last commit: which symbols changed, who depends on them, what broke",
+        "get_change_impact",
+        {},
+      );
+    } else {
+      process.stdout.write("\n   (git is not installed: the change review step is skipped)\n");
+    }
     await call("Undo it with a second edit: put the original declaration back", "replace_symbol_body", {
       name_path: "Cart/lineTotal",
       relative_path: "src/cart.ts",
@@ -110,6 +122,28 @@ async function main(): Promise<void> {
     await rm(dir, { recursive: true, force: true });
     await rm(home, { recursive: true, force: true });
   }
+}
+
+/** `git init` and one commit of the copy, with no user or system git config read; false without git. */
+function commitCopy(dir: string): boolean {
+  const env = {
+    ...process.env,
+    GIT_CONFIG_NOSYSTEM: "1",
+    GIT_CONFIG_GLOBAL: "/dev/null",
+    GIT_AUTHOR_NAME: "scalpel demo",
+    GIT_AUTHOR_EMAIL: "demo@example.com",
+    GIT_COMMITTER_NAME: "scalpel demo",
+    GIT_COMMITTER_EMAIL: "demo@example.com",
+  };
+  for (const args of [
+    ["init", "-q"],
+    ["add", "-A"],
+    ["commit", "-qm", "the example as shipped"],
+  ]) {
+    const r = spawnSync("git", args, { cwd: dir, env, stdio: "ignore" });
+    if (r.status !== 0) return false;
+  }
+  return true;
 }
 
 main().catch((e: unknown) => {
