@@ -3,16 +3,16 @@
  * implementations of an interface whose members changed, and the errors of the changed files and
  * their users as the servers see them now.
  */
-import type { Location, LocationLink, Position } from "vscode-languageserver-protocol";
+import type { Position } from "vscode-languageserver-protocol";
 import { diagnosticLines, toDiagnostic } from "../diagnostics/diagnostic.js";
 import type { LspSession } from "../lsp/session.js";
 import type { Project } from "../project/project.js";
-import { FileViews, normalizeLocations } from "../references/locations.js";
+import { implementationsAt } from "../references/implementations.js";
 import type { Reference } from "../references/sites.js";
 import { fileSymbols } from "../symbols/access.js";
 import { type OutlineFile, outlineFile, outlineLine } from "../symbols/outline.js";
 import { toSymbolResult } from "../symbols/result.js";
-import { type SymbolNode, symbolAt, walk } from "../symbols/tree.js";
+import { type SymbolNode, walk } from "../symbols/tree.js";
 import type { FileStatus } from "./changed-files.js";
 import type { SymbolChangeKind } from "./symbol-changes.js";
 
@@ -53,21 +53,13 @@ export async function addImplementations(
   signal: AbortSignal,
 ): Promise<void> {
   if (!session.capabilities.implementationProvider) return;
-  const raw = await session.request<Location[] | LocationLink[] | null>(
-    "textDocument/implementation",
-    { textDocument: { uri: ask.uri }, position: ask.position },
-    { signal },
-  );
-  const views = new FileViews(project, signal);
-  for (const loc of normalizeLocations(raw)) {
-    const where = project.sandbox.fromUri(loc.uri);
-    if (where.kind !== "file") continue;
-    const rel = where.path.rel;
-    const roots = rel === own.rel ? own.roots : (await views.get(where.path)).roots;
-    const impl = roots ? symbolAt(roots, loc.range.start) : null;
-    if (!impl || (rel === own.rel && impl.namePath === ask.interfacePath)) continue;
+  const found = await implementationsAt(project, session, ask, signal, {
+    rootsOf: (rel) => (rel === own.rel ? own.roots : undefined),
+    skip: (rel, impl) => rel === own.rel && impl.namePath === ask.interfacePath,
+  });
+  for (const { rel, node } of found.found) {
     const names = into.get(rel) ?? new Set<string>();
-    names.add(impl.namePath);
+    names.add(node.namePath);
     into.set(rel, names);
   }
 }
