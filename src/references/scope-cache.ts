@@ -127,14 +127,16 @@ export class ReferenceScopeCache {
    */
   sitesOf(key: string, outside: readonly string[]): KnownSites | undefined {
     const found = this.sites.peek(key);
-    if (!found || !this.session.watches(this.root) || !sameList(found.outside, outside)) return undefined;
-    return found.folders.every((dir) => this.session.watches(dir)) ? found : undefined;
+    return found && sameList(found.outside, outside) && this.reported(found) ? found : undefined;
   }
 
   keepSites(mark: number, key: string, found: KnownSites): void {
-    if (mark !== this.generation || !this.session.watches(this.root)) return;
-    if (!found.folders.every((dir) => this.session.watches(dir))) return;
-    this.sites.set(key, found);
+    if (mark === this.generation && this.reported(found)) this.sites.set(key, found);
+  }
+
+  /** Whether a change to anything the sites depend on would be reported: the root and their folders are watched. */
+  private reported(found: KnownSites): boolean {
+    return this.session.watches(this.root) && found.folders.every((dir) => this.session.watches(dir));
   }
 
   private allWatched(found: Mentions): boolean {
