@@ -12,6 +12,7 @@
  */
 import { type Dirent, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
+import { type ParseError, parse as parseJsonc } from "jsonc-parser";
 import type * as Ts from "typescript";
 import { loadTypescript } from "./typescript-code-cache.js";
 
@@ -186,15 +187,12 @@ export function tsconfigOutDirs(text: string, config: string, root: string): str
  * read without the compiler: loading it (0.5–1.5 s on a loaded 2-core machine, blocking) for
  * date-fns' `"outDir": "../.ts"` was most of the time between a cold start and the first
  * references call. Anything else — an `extends`, `${configDir}`, an absolute path, text that is
- * not JSON once comments and trailing commas are gone — is left to the compiler (undefined).
+ * not JSON with comments (jsonc-parser: comments and trailing commas allowed) — is left to the compiler (undefined).
  */
 export function plainOutDirs(text: string): string[] | undefined {
-  let json: unknown;
-  try {
-    json = JSON.parse(jsonOfJsonc(text));
-  } catch {
-    return undefined;
-  }
+  const errors: ParseError[] = [];
+  const json: unknown = parseJsonc(text, errors, { allowTrailingComma: true });
+  if (errors.length > 0) return undefined;
   if (typeof json !== "object" || json === null || Array.isArray(json) || "extends" in json) return undefined;
   const options = (json as { compilerOptions?: unknown }).compilerOptions ?? {};
   if (typeof options !== "object" || options === null) return undefined;
@@ -206,40 +204,4 @@ export function plainOutDirs(text: string): string[] | undefined {
     out.push(relative(".", d).split(sep).join("/") || ".");
   }
   return out;
-}
-
-/** JSONC as JSON: comments and trailing commas (outside strings) removed. */
-export function jsonOfJsonc(text: string): string {
-  return outsideStrings(outsideStrings(text, stripComments), (t) => t.replace(/,(\s*[}\]])/g, "$1"));
-}
-
-function stripComments(t: string): string {
-  return t.replace(/\/\/[^\n]*|\/\*[\s\S]*?(\*\/|$)/g, " ");
-}
-
-/**
- * `edit` applied to the text between JSON strings only. A comment cut by a string is no case: a
- * `//` inside a string is the string's; a string inside a comment is removed with it by the first
- * pass, which sees the comment start before the quote.
- */
-function outsideStrings(text: string, edit: (part: string) => string): string {
-  let out = "";
-  let from = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (c === "/" && (text[i + 1] === "/" || text[i + 1] === "*") && edit === stripComments) {
-      // Skip to the comment's end, so that a quote inside it does not open a string.
-      const end = text[i + 1] === "/" ? text.indexOf("\n", i) : text.indexOf("*/", i + 2);
-      i = end === -1 ? text.length : end;
-      continue;
-    }
-    if (c !== '"') continue;
-    out += edit(text.slice(from, i));
-    let j = i + 1;
-    while (j < text.length && text[j] !== '"') j += text[j] === "\\" ? 2 : 1;
-    out += text.slice(i, j + 1);
-    from = j + 1;
-    i = j;
-  }
-  return out + edit(text.slice(from));
 }

@@ -34,6 +34,10 @@ const [scalpel, launcher] = await Promise.all([
     outfile: join(out, "scalpel.cjs"),
     format: "cjs",
     external: ["typescript"],
+    // jsonc-parser's `main` is a UMD build whose factory requires its own files by computed
+    // names, which a bundle cannot follow (the built CLI failed with "Cannot find module
+    // './impl/format'"); its ES module build bundles like any source.
+    alias: { "jsonc-parser": "jsonc-parser/lib/esm/main.js" },
     // The sources are ES modules: `import.meta.url` (the bundle's own location, from which the
     // package root and node_modules are found) is the bundle file's URL.
     define: { "import.meta.url": "__scalpelModuleUrl" },
