@@ -36,16 +36,22 @@ function parse(line: string): Message | undefined {
   }
 }
 
-/** Calls `onLine` with each complete line of a byte stream. */
+/**
+ * Calls `onLine` with each complete line of a byte stream. A line's chunks are joined once, when
+ * its end comes: joined at every chunk, a 10 MiB request in 64 KiB chunks was copied 160 times.
+ */
 function splitLines(onLine: (line: string) => void): (chunk: Buffer) => void {
-  let pending: Buffer = Buffer.alloc(0);
+  let parts: Buffer[] = [];
   return (chunk) => {
-    pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
-    for (let nl = pending.indexOf(10); nl >= 0; nl = pending.indexOf(10)) {
-      const line = pending.subarray(0, nl).toString("utf8").replace(/\r$/, "");
-      pending = pending.subarray(nl + 1);
+    let from = 0;
+    for (let nl = chunk.indexOf(10); nl >= 0; nl = chunk.indexOf(10, from)) {
+      parts.push(chunk.subarray(from, nl));
+      const line = Buffer.concat(parts).toString("utf8").replace(/\r$/, "");
+      parts = [];
+      from = nl + 1;
       if (line.trim() !== "") onLine(line);
     }
+    if (from < chunk.length) parts.push(chunk.subarray(from));
   };
 }
 
