@@ -144,16 +144,8 @@ async function startWorkspace(options: Options, startServers = true): Promise<Wo
     log,
   );
   const project = optionString(options, "project");
-  if (project !== undefined) {
-    // A project that cannot be activated (bad project.yml, missing directory) must not keep the
-    // server from starting: the client would only see a dead process. Calls explain it instead.
-    await workspace
-      .activate(project, { byUser: true, trustForSession: options.has("trust"), startServers })
-      .catch((e: unknown) => {
-        workspace.startupError = isAppError(e) ? e.message : "the project could not be activated";
-        log.error(`cannot activate ${project}: ${workspace.startupError}`);
-      });
-  }
+  if (project !== undefined)
+    await workspace.activateAtStart(project, { trustForSession: options.has("trust"), startServers });
   return workspace;
 }
 

@@ -11,7 +11,6 @@
  */
 import { chmodSync, unlinkSync } from "node:fs";
 import { connect, createServer as createNetServer, type Server, type Socket } from "node:net";
-import { isAppError } from "./core/errors.js";
 import { log } from "./core/log.js";
 import { buildId } from "./core/startup.js";
 import { version } from "./core/version.js";
@@ -110,13 +109,8 @@ export async function runDaemon(): Promise<void> {
       void workspace.shutdown().finally(armIdle);
     };
     socket.once("close", end);
-    if (hello.project !== undefined) {
-      await workspace
-        .activate(hello.project, { byUser: true, trustForSession: hello.trust })
-        .catch((e: unknown) => {
-          workspace.startupError = isAppError(e) ? e.message : "the project could not be activated";
-        });
-    }
+    if (hello.project !== undefined)
+      await workspace.activateAtStart(hello.project, { trustForSession: hello.trust });
     if (hello.activated !== undefined) {
       // As the tool call that activated it did: the same checks, so nothing more is allowed.
       await workspace.activate(hello.activated).catch(() => undefined);

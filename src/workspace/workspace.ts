@@ -9,7 +9,7 @@ import { isWithin, notAllowedError, refuseForbiddenRoot } from "../config/allowe
 import { readProjectConfig, splitSecretAllowances } from "../config/project-config.js";
 import { ProjectRegistry } from "../config/registry.js";
 import { configDigest, type TrustState, TrustStore, trustOf } from "../config/trust.js";
-import { AppError } from "../core/errors.js";
+import { AppError, isAppError } from "../core/errors.js";
 import type { Logger } from "../core/log.js";
 import { detectLanguages } from "../files/detect-languages.js";
 import { openProject } from "../project/open-project.js";
@@ -97,6 +97,21 @@ export class Workspace {
 
   get trustStore(): TrustStore {
     return this.options.trustStore ?? new TrustStore();
+  }
+
+  /**
+   * The project the user named where the session started (`--project`). One that cannot be
+   * activated (a bad project.yml, a missing folder) must not keep the session from starting: the
+   * client would only see a dead process. `startupError` tells the calls instead.
+   */
+  async activateAtStart(
+    projectArg: string,
+    opts: { trustForSession: boolean; startServers?: boolean },
+  ): Promise<void> {
+    await this.activate(projectArg, { byUser: true, ...opts }).catch((e: unknown) => {
+      this.startupError = isAppError(e) ? e.message : "the project could not be activated";
+      this.log.error(`cannot activate ${projectArg}: ${this.startupError}`);
+    });
   }
 
   async activate(projectArg: string, opts: ActivateOptions = {}): Promise<Project> {
