@@ -17,6 +17,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { descendants, processState } from "../../src/process/tree.js";
 import { copyFixture, readText, runTsc, type TempProject } from "../helpers/fixtures.js";
 import { cliPath, type ScalpelHandle, startScalpel } from "../helpers/mcp.js";
+import { editJobsFor as jobsFor } from "../helpers/parallel-edit-jobs.js";
 
 const homes: string[] = [];
 const fixtures: TempProject[] = [];
@@ -82,48 +83,6 @@ async function until(what: string, ok: () => boolean, ms = 15_000): Promise<void
     if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
     await sleep(100);
   }
-}
-
-interface Job {
-  args: Record<string, unknown>;
-  file: string;
-  marker: string;
-}
-
-/** 7 edits per file of ts-parallel: bodies, insertions and slot comments, each leaving a marker. */
-function jobsFor(name: string): Array<Job & { tool: string }> {
-  const file = `src/${name}.ts`;
-  return [0, 1, 2, 3, 4, 5, 6].map((i) => {
-    const marker = `M-${name}-${i}`;
-    if (i < 3)
-      return {
-        tool: "replace_symbol_body",
-        file,
-        marker,
-        args: {
-          relative_path: file,
-          name_path: `${name}${i}`,
-          body: `export function ${name}${i}(x: number): number {\n  return x * ${i + 10}; // ${marker}\n}`,
-        },
-      };
-    if (i < 5)
-      return {
-        tool: "insert_after_symbol",
-        file,
-        marker,
-        args: {
-          relative_path: file,
-          name_path: `${name}${i}`,
-          body: `\nexport function ${name}${i}Next(x: number): number {\n  return ${name}${i}(x) - 1; // ${marker}\n}`,
-        },
-      };
-    return {
-      tool: "replace_content",
-      file,
-      marker,
-      args: { relative_path: file, needle: `// slot-${name}-${i}`, replacement: `// ${marker}` },
-    };
-  });
 }
 
 after(async () => {

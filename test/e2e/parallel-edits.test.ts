@@ -9,55 +9,7 @@ import { strict as assert } from "node:assert";
 import { after, before, describe, it } from "node:test";
 import { readBytes, readText, runTsc, type TempProject } from "../helpers/fixtures.js";
 import { type ScalpelHandle, serveFixture, stopServing } from "../helpers/mcp.js";
-
-interface Job {
-  tool: string;
-  args: Record<string, unknown>;
-  file: string;
-  /** Text that is on disk exactly when this edit landed. */
-  marker: string;
-}
-
-function jobsFor(name: string): Job[] {
-  const file = `src/${name}.ts`;
-  const jobs: Job[] = [];
-  for (const i of [0, 1, 2]) {
-    const marker = `M-body-${name}${i}`;
-    jobs.push({
-      tool: "replace_symbol_body",
-      file,
-      marker,
-      args: {
-        relative_path: file,
-        name_path: `${name}${i}`,
-        body: `export function ${name}${i}(x: number): number {\n  return x * ${i + 10}; // ${marker}\n}`,
-      },
-    });
-  }
-  for (const i of [3, 4]) {
-    const marker = `M-after-${name}${i}`;
-    jobs.push({
-      tool: "insert_after_symbol",
-      file,
-      marker,
-      args: {
-        relative_path: file,
-        name_path: `${name}${i}`,
-        body: `\nexport function ${name}${i}Next(x: number): number {\n  return ${name}${i}(x) - 1; // ${marker}\n}`,
-      },
-    });
-  }
-  for (const i of [5, 6]) {
-    const marker = `M-slot-${name}-${i}`;
-    jobs.push({
-      tool: "replace_content",
-      file,
-      marker,
-      args: { relative_path: file, needle: `// slot-${name}-${i}`, replacement: `// ${marker}` },
-    });
-  }
-  return jobs;
-}
+import { editJobsFor as jobsFor } from "../helpers/parallel-edit-jobs.js";
 
 describe("parallel edits (e2e, typescript-language-server)", () => {
   let fx: TempProject;
