@@ -101,6 +101,24 @@ describe("a repository that ships an undo journal (e2e)", () => {
   });
 });
 
+/** Resolves once the index folder `dir` holds an entry for `rel` (polled; fails after 60 s). */
+async function indexed(dir: string, rel: string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    for (const key of await readdir(dir).catch(() => [] as string[])) {
+      for (const name of await readdir(join(dir, key)).catch(() => [] as string[])) {
+        const entry = await readFile(join(dir, key, name), "utf8").then(
+          (t) => JSON.parse(t) as { rel?: string },
+          () => ({}) as { rel?: string },
+        );
+        if (entry.rel === rel) return;
+      }
+    }
+    assert.ok(Date.now() < deadline, `no index entry for ${rel} in ${dir} after 60 s`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 /**
  * The symbol index, shipped: the index scalpel built for this very project (so the key and hashes
  * are right), with `Money/double` moved onto the lines of `Money/add` and the checksum recomputed,
@@ -115,8 +133,11 @@ describe("a repository that ships a forged symbol index (e2e)", () => {
     const builder = await mkdtemp(join(tmpdir(), "scalpel-forger-home-"));
     const first = await startScalpel({ project: fx.dir, env: { SCALPEL_HOME: builder } });
     await callOk(first, "get_symbols_overview", { relative_path: "src/money.ts" });
-    await first.close();
     const built = symbolIndexFolder(realpathSync(fx.dir)).replace(process.env.SCALPEL_HOME ?? "", builder);
+    // The index is written in the background: closed at once, the session had not written money.ts'
+    // entry yet under load (seen once on a fresh clone: no index folder at all). Wait for it.
+    await indexed(built, "src/money.ts");
+    await first.close();
     const shipped = join(fx.dir, ".scalpel", "cache", "symbols");
     await cp(built, shipped, { recursive: true });
     for (const key of await readdir(shipped)) {
