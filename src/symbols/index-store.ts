@@ -4,7 +4,8 @@
  * outside the work tree: an index a repository ships could move `Price/times` onto the lines of
  * `Price/plus` and have an edit overwrite the wrong code), one JSON file per source file, keyed by the hash of
  * the file's text, plus `table.json`, a snapshot of the compact table (symbols/table.ts) that a
- * restart loads in one read instead of one per file. The server key covers scalpel's version (the
+ * restart loads in one read instead of one per file: the small fields of every row and where its
+ * texts are in the segment files beside it (symbols/segment.ts). The server key covers scalpel's version (the
  * adapters' clean-up is part of the answer), the adapter, the server's version as the adapter
  * finds it before launching it (its probe), and the launch settings — all known before the server
  * has started, so a restart answers from the index while the server is still loading.
@@ -73,14 +74,30 @@ export function serverKey(id: ServerIdentity): string {
   return `${id.adapter.replace(/[^a-z0-9-]/gi, "_")}-${createHash("sha256").update(basis).digest("hex").slice(0, 16)}`;
 }
 
-/** One file's row of a stored table: text hash, size and mtime when hashed, packed symbols, paths. */
-export type TableRow = [hash: string, size: number, mtimeMs: number, symbols: string, paths: string];
+/**
+ * One file's row of a stored table: text hash, size and mtime when hashed, the index of its
+ * segment in the table's `segs`, where its paths and packed symbols are in it, and their checksum.
+ */
+export type TableRow = [
+  hash: string,
+  size: number,
+  mtimeMs: number,
+  seg: number,
+  pathsAt: number,
+  pathsLen: number,
+  symsAt: number,
+  symsLen: number,
+  sum: string,
+];
 
-interface StoredTable {
-  v: number;
+/** A stored table: the segments its rows are in, and the rows by file. */
+export interface StoredTable {
+  segs: string[];
   rows: Record<string, TableRow>;
-  sum: string;
 }
+
+/** The stored table's own format: older snapshots are not used (the entries rebuild it). */
+const tableVersion = 5;
 
 function checksum(value: unknown): string {
   return createHash("sha256").update(JSON.stringify(value)).digest("hex");
@@ -169,7 +186,7 @@ export class SymbolIndexStore {
   }
 
   /** The stored table of `key`, or null (none yet, another format, or corrupt: then rebuilt). */
-  async loadTable(key: string): Promise<Record<string, TableRow> | null> {
+  async loadTable(key: string): Promise<StoredTable | null> {
     if (!this.persist) return null;
     const dir = await this.folder(key, false);
     if (dir === null) return null;
@@ -180,16 +197,18 @@ export class SymbolIndexStore {
       return null;
     }
     try {
-      // The checksum covers the rows' text as written (saveTable): no second serialization to check it.
-      const at = raw.indexOf(',"rows":');
-      const parsed = JSON.parse(raw) as StoredTable;
-      const rowsText = at < 0 ? "" : raw.slice(at + 8, raw.length - 1);
+      // The checksum covers the text as written (saveTable): no second serialization to check it.
+      const at = raw.indexOf(',"segs":');
+      const parsed = JSON.parse(raw) as { v: number; sum: string } & StoredTable;
+      if (parsed.v !== tableVersion) return null;
+      const body = at < 0 ? "" : raw.slice(at + 1, raw.length - 1);
       if (
-        parsed.v === formatVersion &&
-        parsed.rows &&
-        parsed.sum === createHash("sha256").update(rowsText).digest("hex")
+        parsed.sum === createHash("sha256").update(body).digest("hex") &&
+        Array.isArray(parsed.segs) &&
+        parsed.rows !== null &&
+        typeof parsed.rows === "object"
       )
-        return parsed.rows;
+        return { segs: parsed.segs, rows: parsed.rows };
     } catch {
       // Reported below.
     }
@@ -199,19 +218,25 @@ export class SymbolIndexStore {
   }
 
   /** Replaces the stored table of `key` (temp + rename); never fails a call. */
-  async saveTable(key: string, rows: Record<string, TableRow>): Promise<void> {
+  async saveTable(key: string, table: StoredTable): Promise<void> {
     if (!this.persist) return;
     try {
       const dir = await this.folder(key, true);
       if (dir === null) return;
-      // Serialized once: the checksum is taken over the same text the file holds (5k files: ~20 MB).
-      const json = JSON.stringify(rows);
-      const sum = createHash("sha256").update(json).digest("hex");
-      const body = `{"v":${formatVersion},"sum":"${sum}","rows":${json}}`;
-      await writeFileAtomic(join(dir, tableFileName), Buffer.from(body, "utf8"));
+      const body = `"segs":${JSON.stringify(table.segs)},"rows":${JSON.stringify(table.rows)}`;
+      const sum = createHash("sha256").update(body).digest("hex");
+      await writeFileAtomic(
+        join(dir, tableFileName),
+        Buffer.from(`{"v":${tableVersion},"sum":"${sum}",${body}}`),
+      );
     } catch (e) {
       this.log?.warn("could not store the symbol index table", e instanceof Error ? e.message : e);
     }
+  }
+
+  /** The key's folder (created on the first write), or null when read-only or not usable. */
+  keyFolder(key: string, create: boolean): Promise<string | null> {
+    return this.persist ? this.folder(key, create) : Promise.resolve(null);
   }
 
   private async write(key: string, rel: string, hash: string, symbols: DocumentSymbol[]): Promise<void> {

@@ -12,14 +12,17 @@ import { readProjectText } from "../text/read.js";
 import { parseNamePath } from "./name-path.js";
 import { statAll } from "./stat-all.js";
 import type { ScanHit, ScanResult, SymbolFile } from "./symbol-file.js";
-import { mayMatch, sameStat, type TableEntry } from "./table.js";
+import { sameStat, type TableEntry } from "./table.js";
 import type { SymbolNode } from "./tree.js";
 
 /** What a scan reads from the symbol service. */
 export interface ScanSource {
   /** The file's table row, and whether its server's watcher covers it now. */
   row(file: CheckedPath): Promise<{ entry: TableEntry | undefined; watched: boolean }>;
-  tree(file: CheckedPath, entry: TableEntry): SymbolNode[];
+  /** Whether the row may hold a match of the scan's pattern (its paths hold the pattern's tail). */
+  may(entry: TableEntry): boolean;
+  /** The row's tree, or null when its bytes are unreadable (the file is then read again). */
+  tree(file: CheckedPath, entry: TableEntry): SymbolNode[] | null;
   /** The file's symbols from the index or its server. */
   read(file: CheckedPath): Promise<SymbolFile>;
   /** The file left the disk. */
@@ -31,7 +34,6 @@ export async function scanFiles(
   source: ScanSource,
   files: readonly CheckedPath[],
   namePath: string,
-  substring: boolean,
 ): Promise<ScanResult> {
   const pattern = parseNamePath(namePath);
   const name = pattern.segments.at(-1)!.name;
@@ -40,6 +42,7 @@ export async function scanFiles(
   const problems = new Set<string>();
   let missing = 0;
   const unsure: number[] = [];
+  const gaps: number[] = [];
   const rows: (TableEntry | undefined)[] = [];
   const watchedAt: boolean[] = [];
   for (const [i, f] of files.entries()) {
@@ -47,11 +50,14 @@ export async function scanFiles(
     rows[i] = entry;
     watchedAt[i] = watched;
     if (entry?.fresh && watched) {
-      if (mayMatch(entry, pattern, substring)) hits[i] = { path: f, roots: source.tree(f, entry) };
+      if (source.may(entry)) {
+        const roots = source.tree(f, entry);
+        if (roots) hits[i] = { path: f, roots };
+        else gaps.push(i);
+      }
     } else unsure.push(i);
   }
   const stats = await statAll(unsure.map((i) => files[i]!.abs));
-  const gaps: number[] = [];
   for (const [k, i] of unsure.entries()) {
     const f = files[i]!;
     const st = stats[k];
@@ -63,7 +69,11 @@ export async function scanFiles(
     }
     if (entry && st !== undefined && sameStat(entry, st)) {
       entry.fresh = watchedAt[i] === true;
-      if (mayMatch(entry, pattern, substring)) hits[i] = { path: f, roots: source.tree(f, entry) };
+      if (source.may(entry)) {
+        const roots = source.tree(f, entry);
+        if (roots) hits[i] = { path: f, roots };
+        else gaps.push(i);
+      }
     } else gaps.push(i);
   }
   for (const i of gaps) {

@@ -25,10 +25,11 @@ import { readProjectText } from "../text/read.js";
 import { CodeFileList } from "./code-file-list.js";
 import { IndexKeys } from "./index-keys.js";
 import { textHash } from "./index-store.js";
+import { parseNamePath } from "./name-path.js";
 import { scanFiles } from "./scan.js";
 import type { StatLike } from "./stat-all.js";
 import type { IndexProgress, OpenSymbolFile, ScanResult, SymbolFile } from "./symbol-file.js";
-import { sameStat, symbolsOf, type TableEntry } from "./table.js";
+import { sameStat, type TableEntry } from "./table.js";
 import { SymbolTables } from "./tables.js";
 import { buildTree, hierarchyFromFlat, isDocumentSymbols, type SymbolNode } from "./tree.js";
 import { TreeCache } from "./trees.js";
@@ -133,6 +134,8 @@ export class SymbolService {
   ): Promise<ScanResult> {
     this.track(files);
     await this.watch.drain();
+    await this.loadTablesOf(files);
+    const may = this.tables.matcher(parseNamePath(namePath), substring);
     return scanFiles(
       {
         row: async (f) => {
@@ -141,6 +144,7 @@ export class SymbolService {
           const entry = key ? (await this.tables.table(key)).get(f.rel) : undefined;
           return { entry, watched: adapter !== null && this.watch.watched(adapter.id, f.abs) };
         },
+        may,
         tree: (f, entry) => this.treeOf(f.abs, entry),
         read: (f) => this.file(f, signal),
         forget: (rel) => this.forget(rel),
@@ -148,7 +152,6 @@ export class SymbolService {
       },
       files,
       namePath,
-      substring,
     );
   }
 
@@ -175,7 +178,7 @@ export class SymbolService {
     const hash = textHash(text);
     if (entry && entry.hash === hash) {
       this.store.stats.reused++;
-      this.record(key, file, adapter.id, hash, st, symbolsOf(entry), false);
+      this.restat(key, file, adapter.id, hash, st);
       return "indexed";
     }
     const stored = await this.store.get(key, file.rel, hash);
@@ -242,9 +245,10 @@ export class SymbolService {
     if (tree) return { path, text, roots: tree, adapter };
     if (key !== null) {
       const entry = (await this.tables.table(key)).get(path.rel);
-      if (entry && entry.hash === hash) {
-        if (st && !sameStat(entry, st)) this.record(key, path, adapter.id, hash, st, symbolsOf(entry), false);
-        return { path, text, roots: this.treeOf(path.abs, entry), adapter };
+      const roots = entry && entry.hash === hash ? this.treeOf(path.abs, entry) : null;
+      if (roots) {
+        if (st && !sameStat(entry!, st)) this.restat(key, path, adapter.id, hash, st);
+        return { path, text, roots, adapter };
       }
       const stored = await this.store.get(key, path.rel, hash);
       if (stored) {
@@ -308,10 +312,13 @@ export class SymbolService {
     return { path, text, roots, adapter };
   }
 
-  private treeOf(abs: string, entry: TableEntry): SymbolNode[] {
+  /** The row's tree, or null when its bytes are unreadable (the row is then dropped). */
+  private treeOf(abs: string, entry: TableEntry): SymbolNode[] | null {
     const hit = this.trees.get(abs, entry.hash);
     if (hit) return hit;
-    const roots = buildTree(symbolsOf(entry));
+    const symbols = this.tables.symbolsOf(entry);
+    if (symbols === null) return null;
+    const roots = buildTree(symbols);
     this.trees.set(abs, entry.hash, roots);
     return roots;
   }
@@ -327,6 +334,24 @@ export class SymbolService {
   ): void {
     const fresh = st !== null && this.watch.watched(adapterId, path.abs);
     this.tables.record(key, path.rel, hash, st, symbols, fresh, persist);
+  }
+
+  /** The row of this very text only takes the new size, mtime and freshness. */
+  private restat(key: string, path: CheckedPath, adapterId: string, hash: string, st: StatLike | null): void {
+    const fresh = st !== null && this.watch.watched(adapterId, path.abs);
+    this.tables.record(key, path.rel, hash, st, null, fresh, false);
+  }
+
+  /** Loads the tables of the files' servers, so a scan's lookup sees every row. */
+  private async loadTablesOf(files: readonly CheckedPath[]): Promise<void> {
+    const seen = new Set<string>();
+    for (const f of files) {
+      const adapter = this.project.pool.adapterForPath(f.rel);
+      if (!adapter || seen.has(adapter.id)) continue;
+      seen.add(adapter.id);
+      const key = await this.keys.of(adapter);
+      if (key !== null) await this.tables.table(key);
+    }
   }
 
   /** A file left the disk: its row, its entry and its place in the list go. */

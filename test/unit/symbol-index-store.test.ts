@@ -84,14 +84,29 @@ test("a removed entry is gone from the disk and counted as pruned", async () => 
 
 test("the table snapshot round-trips and a tampered one is refused", async () => {
   const store = new SymbolIndexStore(new Sandbox(dir), true);
-  const rows: Record<string, TableRow> = { "src/t.ts": ["h1", 10, 12345, "[]", "\nt\n"] };
-  await store.saveTable(key("t"), rows);
-  assert.deepEqual(await new SymbolIndexStore(new Sandbox(dir), true).loadTable(key("t")), rows);
+  const rows: Record<string, TableRow> = { "src/t.ts": ["h1", 10, 12345, 0, 0, 3, 0, 2, "s1"] };
+  await store.saveTable(key("t"), { segs: ["seg-a"], rows });
+  assert.deepEqual(await new SymbolIndexStore(new Sandbox(dir), true).loadTable(key("t")), {
+    segs: ["seg-a"],
+    rows,
+  });
   const path = join(symbolIndexFolder(new Sandbox(dir).root), key("t"), tableFileName);
-  await writeFile(path, (await readFile(path, "utf8")).replace('"h1"', '"h2"'));
-  const reader = new SymbolIndexStore(new Sandbox(dir), true);
-  assert.equal(await reader.loadTable(key("t")), null);
-  assert.equal(reader.stats.corrupt, 1);
+  const good = await readFile(path, "utf8");
+  for (const forged of [
+    good.replace('"h1"', '"h2"'),
+    good.replace('"seg-a"', '"seg-b"'),
+    good.slice(0, -9),
+  ]) {
+    await writeFile(path, forged);
+    const reader = new SymbolIndexStore(new Sandbox(dir), true);
+    assert.equal(await reader.loadTable(key("t")), null, forged);
+    assert.equal(reader.stats.corrupt, 1);
+  }
+  // A snapshot of another format is not used, and not called corrupt: the entries rebuild it.
+  await writeFile(path, JSON.stringify({ v: 4, sum: "x", rows: {} }));
+  const older = new SymbolIndexStore(new Sandbox(dir), true);
+  assert.equal(await older.loadTable(key("t")), null);
+  assert.equal(older.stats.corrupt, 0);
 });
 
 test("two stores writing the same entries at once leave whole entries and no temp files", async () => {
@@ -121,7 +136,7 @@ test("a read-only store keeps its entries in memory and writes nothing", async (
   try {
     const store = new SymbolIndexStore(new Sandbox(ro), false);
     await store.put(key("1"), "src/a.ts", textHash("x"), [sym("a")]);
-    await store.saveTable(key("1"), {});
+    await store.saveTable(key("1"), { segs: [], rows: {} });
     assert.notEqual(await store.get(key("1"), "src/a.ts", textHash("x")), null);
     assert.deepEqual(await readdir(ro), []);
   } finally {

@@ -4,9 +4,11 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { DocumentSymbol } from "vscode-languageserver-protocol";
+import { log } from "../../src/core/log.js";
+import { KeyTable } from "../../src/symbols/key-table.js";
 import { parseNamePath } from "../../src/symbols/name-path.js";
 import { matchSymbols } from "../../src/symbols/resolve.js";
-import { entryOf, mayMatch, sameStat, symbolsOf } from "../../src/symbols/table.js";
+import { pathsMayMatch, readSymbols, rowTexts, sameStat, type TableEntry } from "../../src/symbols/table.js";
 import { buildTree, walk } from "../../src/symbols/tree.js";
 
 const at = (line: number, from: number, to: number) => ({
@@ -53,9 +55,20 @@ const symbols: DocumentSymbol[] = [
 
 const old = { size: 120, mtimeMs: Date.now() - 60_000 };
 
+/** A row of an in-memory table (a read-only project's). */
+function entryOf(
+  hash: string,
+  st: { size: number; mtimeMs: number } | null,
+  list: DocumentSymbol[],
+): TableEntry {
+  const table = new KeyTable(null, log);
+  table.set("src/a.ts", hash, st, list, false);
+  return table.rows.get("src/a.ts")!;
+}
+
 test("packed symbols unpack to the same trees", () => {
-  const entry = entryOf("h", old, symbols, false);
-  const again = symbolsOf(entry);
+  const entry = entryOf("h", old, symbols);
+  const again = readSymbols(entry)!;
   const view = (list: DocumentSymbol[]) =>
     [...walk(buildTree(list))].map((n) => [
       n.namePath,
@@ -69,12 +82,12 @@ test("packed symbols unpack to the same trees", () => {
   assert.equal((again[1]!.children![0] as { container?: string }).container, "impl Shape for Noise");
   assert.equal((again[2] as { anonymous?: boolean }).anonymous, true);
   // A sixth of the object form, roughly: the point of packing.
-  assert.ok(entry.symbols.length * 2 < JSON.stringify(symbols).length, entry.symbols);
+  assert.ok(entry.symsLen * 2 < JSON.stringify(symbols).length, String(entry.symsLen));
 });
 
 test("a pattern is looked up in the paths: suffix, absolute, an impl header, substring", () => {
-  const entry = entryOf("h", old, symbols, false);
-  const may = (p: string, sub = false) => mayMatch(entry, parseNamePath(p), sub);
+  const paths = rowTexts(symbols).paths.toString("utf8");
+  const may = (p: string, sub = false) => pathsMayMatch(paths, parseNamePath(p), sub);
   assert.equal(may("Core/compute"), true);
   assert.equal(may("compute"), true);
   assert.equal(may("/Core/compute"), true);
@@ -92,10 +105,10 @@ test("a pattern is looked up in the paths: suffix, absolute, an impl header, sub
 });
 
 test("size and mtime vouch for a row, except one hashed within two seconds of its write", () => {
-  const entry = entryOf("h", old, symbols, false);
+  const entry = entryOf("h", old, symbols);
   assert.equal(sameStat(entry, old), true);
   assert.equal(sameStat(entry, { ...old, size: 121 }), false);
   assert.equal(sameStat(entry, { ...old, mtimeMs: old.mtimeMs + 1 }), false);
   const recent = { size: 120, mtimeMs: Date.now() - 100 };
-  assert.equal(sameStat(entryOf("h", recent, symbols, false), recent), false);
+  assert.equal(sameStat(entryOf("h", recent, symbols), recent), false);
 });
