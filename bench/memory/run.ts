@@ -85,10 +85,12 @@ async function runOne(n: number): Promise<Row> {
   try {
     await until(h, /symbol index (ready|build stopped)/, waitMs);
     const mid = String(Math.floor(n / 2)).padStart(3, "0");
+    const steps: string[] = [`ready ${mb(rssMb(h.pid))}`];
     const timed = async (out: number[], name: string, args: Record<string, unknown>) => {
       const t = performance.now();
       await callOk(h, name, args);
       out.push(performance.now() - t);
+      steps.push(`${name} ${mb(rssMb(h.pid))}`);
     };
     const refs = { name_path: "Core/compute", relative_path: "src/core.ts", context_lines: 0 };
     for (let i = 0; i < 2; i++) {
@@ -97,9 +99,13 @@ async function runOne(n: number): Promise<Row> {
     }
     for (let i = 0; i < 3; i++) await timed(row.referencesMs, "find_referencing_symbols", refs);
     await callOk(h, "get_symbols_overview", { relative_path: `src/mod${mid}.ts` });
+    say(`${n}: RSS after each step: ${steps.join(", ")}`);
     row.warmPeak = peakRssMb(h.pid);
     row.warmEnd = rssMb(h.pid);
     say(`${n}: warm peak ${row.warmPeak?.toFixed(0)} MB, RSS at the end ${row.warmEnd?.toFixed(0)} MB`);
+    // MEM_GREP: scalpel's own log lines that match it (run with SCALPEL_LOG=debug for the scans).
+    if (process.env.MEM_GREP)
+      for (const line of h.stderr.split("\n")) if (line.includes(process.env.MEM_GREP)) say(line.slice(0, 300));
     if (process.env.MEM_HOLD) {
       say(`${n}: holding scalpel (pid ${h.pid}) for ${process.env.MEM_HOLD} s`);
       await setTimeout(Number(process.env.MEM_HOLD) * 1000);
@@ -110,9 +116,9 @@ async function runOne(n: number): Promise<Row> {
   return row;
 }
 
+const mb = (x: number | undefined) => (x === undefined ? "—" : `${x.toFixed(0)} MB`);
 const rows: Row[] = [];
 for (const n of sizes) rows.push(await runOne(n));
-const mb = (x: number | undefined) => (x === undefined ? "—" : `${x.toFixed(0)} MB`);
 const ms = (xs: number[]) => xs.map((x) => x.toFixed(0)).join("/") || "—";
 console.log("scalpel's own memory (VmHWM of its node process; native backend):");
 console.log(
