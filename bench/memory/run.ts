@@ -105,7 +105,8 @@ async function runOne(n: number): Promise<Row> {
     say(`${n}: warm peak ${row.warmPeak?.toFixed(0)} MB, RSS at the end ${row.warmEnd?.toFixed(0)} MB`);
     // MEM_GREP: scalpel's own log lines that match it (run with SCALPEL_LOG=debug for the scans).
     if (process.env.MEM_GREP)
-      for (const line of h.stderr.split("\n")) if (line.includes(process.env.MEM_GREP)) say(line.slice(0, 300));
+      for (const line of h.stderr.split("\n"))
+        if (line.includes(process.env.MEM_GREP)) say(line.slice(0, 300));
     if (process.env.MEM_HOLD) {
       say(`${n}: holding scalpel (pid ${h.pid}) for ${process.env.MEM_HOLD} s`);
       await setTimeout(Number(process.env.MEM_HOLD) * 1000);

@@ -85,6 +85,8 @@ export interface SpeedResult {
   /** The same edits with and without `verify: true` (verify-pairs.ts). */
   verify: VerifyPair[];
   rssMb: {
+    /** The highest VmHWM of scalpel's process over the cold rounds (each builds the index). */
+    scalpelCold?: number | undefined;
     scalpel?: number | undefined;
     scalpelServers?: number | undefined;
     rawServer?: number | undefined;
@@ -181,8 +183,11 @@ async function runOne(backend: Backend, n: number, say: (s: string) => void): Pr
       const ready = await untilLogged(cold.h, /symbol index ready/, indexWaitMs(n));
       result.indexBuild.push(ready ? performance.now() - cold.t0 : undefined);
       if (!ready) notes.push(`the index build did not finish within ${indexWaitMs(n) / 1000} s`);
+      const coldPeak = peakRssMb(cold.h.pid);
+      if (coldPeak !== undefined)
+        result.rssMb.scalpelCold = Math.max(result.rssMb.scalpelCold ?? 0, coldPeak);
       say(
-        `${backend} ${n}: cold run peak RSS: scalpel ${mb(peakRssMb(cold.h.pid))}, its servers ${mb(treePeakRssMb(cold.h.pid))}`,
+        `${backend} ${n}: cold run peak RSS: scalpel ${mb(coldPeak)}, its servers ${mb(treePeakRssMb(cold.h.pid))}`,
       );
       await cold.h.close();
 
@@ -287,6 +292,7 @@ async function runOne(backend: Backend, n: number, say: (s: string) => void): Pr
         .join("; ")}`,
     );
     result.rssMb = {
+      scalpelCold: result.rssMb.scalpelCold,
       scalpel: peakRssMb(h.pid),
       scalpelServers: treePeakRssMb(h.pid),
       rawServer: raw.pid === undefined ? undefined : sumDefined(peakRssMb(raw.pid), treePeakRssMb(raw.pid)),
@@ -333,7 +339,8 @@ export function report(results: SpeedResult[]): string {
         "restart → find_symbol",
         "of it after the handshake",
         "restart → references",
-        "scalpel RSS",
+        "scalpel RSS: cold",
+        "warm",
         "its server tree",
         "raw server tree",
       ],
@@ -347,6 +354,7 @@ export function report(results: SpeedResult[]): string {
         spread(r.warmRestartFindSymbol),
         spread(r.warmRestartFindSymbol.map((t, i) => t - (r.restartConnected[i] ?? 0))),
         spread(r.restartReferences),
+        mb(r.rssMb.scalpelCold),
         mb(r.rssMb.scalpel),
         mb(r.rssMb.scalpelServers),
         mb(r.rssMb.rawServer),

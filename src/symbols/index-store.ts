@@ -15,7 +15,9 @@
  * differently and is asked for again. Crash-safe: each entry is written to a temp file and renamed
  * (text/write.ts); a torn or edited entry fails its checksum and is rebuilt. Two processes on one
  * project may write the same entry: the rename is atomic, so the last writer wins with a whole file.
- * Read-only projects keep the index in memory only.
+ * Read-only projects keep the index in memory only: their table's rows (symbols/key-table.ts), packed
+ * in one Buffer; this store then keeps nothing (it kept every file's symbols as objects, ~50 KB a
+ * file on the JS heap, beside the same rows).
  */
 import { createHash } from "node:crypto";
 import { mkdir, readFile, unlink } from "node:fs/promises";
@@ -105,8 +107,6 @@ function checksum(value: unknown): string {
 
 export class SymbolIndexStore {
   readonly stats: IndexStats = { reused: 0, requested: 0, corrupt: 0, pruned: 0 };
-  /** Read-only projects only: the entries of this session (nothing is written to disk). */
-  private readonly memory = new Map<string, { hash: string; symbols: DocumentSymbol[] }>();
   /** Entries found corrupt once: reported once, then treated as missing until rewritten. */
   private readonly corrupt = new Set<string>();
   private folderReady = new Map<string, Promise<string | null>>();
@@ -125,8 +125,7 @@ export class SymbolIndexStore {
   /** The stored symbols of `rel` for exactly this text hash, or null (missing, stale or corrupt). */
   async get(key: string, rel: string, hash: string): Promise<DocumentSymbol[] | null> {
     if (!this.persist) {
-      const mem = this.memory.get(`${key}/${rel}`);
-      return mem && mem.hash === hash ? mem.symbols : null;
+      return null;
     }
     if (this.corrupt.has(`${key}/${rel}`)) return null;
     const dir = await this.folder(key, false);
@@ -163,7 +162,6 @@ export class SymbolIndexStore {
   put(key: string, rel: string, hash: string, symbols: DocumentSymbol[]): Promise<void> {
     this.corrupt.delete(`${key}/${rel}`);
     if (!this.persist) {
-      this.memory.set(`${key}/${rel}`, { hash, symbols });
       return Promise.resolve();
     }
     return this.write(key, rel, hash, symbols).catch((e) =>
@@ -178,7 +176,6 @@ export class SymbolIndexStore {
   async remove(key: string, rel: string): Promise<void> {
     this.stats.pruned++;
     if (!this.persist) {
-      this.memory.delete(`${key}/${rel}`);
       return;
     }
     const dir = await this.folder(key, false);

@@ -96,7 +96,13 @@ export class SymbolService {
     return { ...again, doc, session };
   }
 
-  /** Symbols known for exactly this text of a file (memory or the table), without any server or disk. */
+  /**
+   * Symbols known for exactly this text of a file (memory or the table), without any server or disk.
+   * A tree built here is not kept: its callers (reference sites, a delta's files) go through many
+   * files once, and kept, each tree outlived the young generation and left old-space garbage behind
+   * (about 0.7 GB of trees over a first references call at 20k files) while pushing out the trees
+   * of the files being worked on.
+   */
   cached(abs: string, text: string): SymbolNode[] | null {
     const hash = textHash(text);
     const tree = this.trees.get(abs, hash);
@@ -111,7 +117,7 @@ export class SymbolService {
       );
       return null;
     }
-    return this.treeOf(abs, entry);
+    return this.treeOf(abs, entry, false);
   }
 
   /** The code files under `rel` (a folder, "" for all): from the last walk while the watcher vouches for it. */
@@ -313,13 +319,13 @@ export class SymbolService {
   }
 
   /** The row's tree, or null when its bytes are unreadable (the row is then dropped). */
-  private treeOf(abs: string, entry: TableEntry): SymbolNode[] | null {
+  private treeOf(abs: string, entry: TableEntry, keep = true): SymbolNode[] | null {
     const hit = this.trees.get(abs, entry.hash);
     if (hit) return hit;
     const symbols = this.tables.symbolsOf(entry);
     if (symbols === null) return null;
     const roots = buildTree(symbols);
-    this.trees.set(abs, entry.hash, roots);
+    if (keep) this.trees.set(abs, entry.hash, roots);
     return roots;
   }
 

@@ -108,7 +108,8 @@ async function indexed(dir: string, rel: string): Promise<void> {
     for (const key of await readdir(dir).catch(() => [] as string[])) {
       for (const name of await readdir(join(dir, key)).catch(() => [] as string[])) {
         // Entries are written to a hidden temporary name and renamed: a temporary file may be half written.
-        if (name.startsWith(".")) continue;
+        // The table's segment files (.paths, .syms) are not JSON.
+        if (name.startsWith(".") || !name.endsWith(".json")) continue;
         const entry = await readFile(join(dir, key, name), "utf8").then(
           (t) => JSON.parse(t) as { rel?: string },
           () => ({}) as { rel?: string },
@@ -144,7 +145,7 @@ describe("a repository that ships a forged symbol index (e2e)", () => {
     await cp(built, shipped, { recursive: true });
     for (const key of await readdir(shipped)) {
       for (const name of await readdir(join(shipped, key))) {
-        if (name.startsWith(".")) continue;
+        if (name.startsWith(".") || !name.endsWith(".json")) continue;
         const path = join(shipped, key, name);
         const entry = JSON.parse(await readFile(path, "utf8"));
         if (entry.rel !== "src/money.ts") continue;
