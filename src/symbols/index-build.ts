@@ -77,7 +77,7 @@ async function build(project: IndexedProject): Promise<void> {
     if (project.pool.isClosed) return;
     try {
       await quiet(project, file.abs);
-      await service.file(file);
+      await service.file(file, undefined, false);
       service.progress.indexed++;
     } catch {
       // A file that vanished or a server error skips one file; a stopped pool ends the build.

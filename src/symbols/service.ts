@@ -71,13 +71,13 @@ export class SymbolService {
     return this.tables.store;
   }
 
-  /** The symbols of a file as it is on disk: memory, then the index, then its server. */
-  async file(path: CheckedPath, signal?: AbortSignal): Promise<SymbolFile> {
+  /** The symbols of a file as it is on disk: memory, then the index, then its server (`keep`: its tree cached). */
+  async file(path: CheckedPath, signal?: AbortSignal, keep = true): Promise<SymbolFile> {
     const adapter = this.adapterOf(path);
     const key = await this.keys.of(adapter);
     const st = await stat(path.abs).catch(() => null);
     const text = (await readProjectText(path.abs, path.rel)).text;
-    return this.forText(path, adapter, key, text, st, signal);
+    return this.forText(path, adapter, key, text, st, signal, keep);
   }
 
   /**
@@ -98,10 +98,8 @@ export class SymbolService {
 
   /**
    * Symbols known for exactly this text of a file (memory or the table), without any server or disk.
-   * A tree built here is not kept: its callers (reference sites, a delta's files) go through many
-   * files once, and kept, each tree outlived the young generation and left old-space garbage behind
-   * (about 0.7 GB of trees over a first references call at 20k files) while pushing out the trees
-   * of the files being worked on.
+   * Not kept: callers (reference sites, a delta's files) go through many files once; kept, their
+   * trees outlived V8's young generation to die in the old one and pushed out the worked-on files'.
    */
   cached(abs: string, text: string): SymbolNode[] | null {
     const hash = textHash(text);
@@ -245,13 +243,14 @@ export class SymbolService {
     text: string,
     st: StatLike | null,
     signal?: AbortSignal,
+    keep = true,
   ): Promise<SymbolFile> {
     const hash = textHash(text);
     const tree = this.trees.get(path.abs, hash);
     if (tree) return { path, text, roots: tree, adapter };
     if (key !== null) {
       const entry = (await this.tables.table(key)).get(path.rel);
-      const roots = entry && entry.hash === hash ? this.treeOf(path.abs, entry) : null;
+      const roots = entry && entry.hash === hash ? this.treeOf(path.abs, entry, keep) : null;
       if (roots) {
         if (st && !sameStat(entry!, st)) this.restat(key, path, adapter.id, hash, st);
         return { path, text, roots, adapter };
@@ -260,11 +259,11 @@ export class SymbolService {
       if (stored) {
         this.store.stats.reused++;
         this.record(key, path, adapter.id, hash, st, stored, false);
-        return this.withTree(path, adapter, text, hash, stored);
+        return this.withTree(path, adapter, text, hash, stored, keep);
       }
     }
     const asked = await this.ask(path, adapter, key, text, hash, st, signal);
-    return this.withTree(path, adapter, asked.text, textHash(asked.text), asked.symbols);
+    return this.withTree(path, adapter, asked.text, textHash(asked.text), asked.symbols, keep);
   }
 
   /** The server's document symbols for the file (opened for it); shared by concurrent callers. */
@@ -312,9 +311,10 @@ export class SymbolService {
     text: string,
     hash: string,
     symbols: readonly DocumentSymbol[],
+    keep: boolean,
   ): SymbolFile {
     const roots = buildTree(symbols);
-    this.trees.set(path.abs, hash, roots);
+    if (keep) this.trees.set(path.abs, hash, roots);
     return { path, text, roots, adapter };
   }
 
