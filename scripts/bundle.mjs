@@ -10,7 +10,15 @@
 // from node_modules as before.
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { build } from "esbuild";
@@ -117,8 +125,14 @@ function typescriptCodeCache() {
     }
     console.log(name);
   `;
+  // Made and checked with the V8 flags scalpel runs with (src/core/heap-growth.ts): V8 rejects a
+  // code cache made under other flags.
+  const flags = /heapFlags = "([^"]+)"/.exec(
+    readFileSync(join(root, "src/core/heap-growth.ts"), "utf8"),
+  )?.[1];
+  if (!flags) throw new Error("bundle: no heapFlags in src/core/heap-growth.ts");
   const run = (check) =>
-    spawnSync(process.execPath, ["-e", script, out, root], {
+    spawnSync(process.execPath, [...flags.split(" "), "-e", script, out, root], {
       env: { ...process.env, CHECK: check ? "1" : "0" },
       encoding: "utf8",
     });

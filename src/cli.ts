@@ -2,8 +2,6 @@
 /**
  * argv → MCP server, doctor, or one tool run from a terminal. The only place that exits the process.
  */
-// First: V8 reads it at every collection (core/heap-growth.ts).
-import "./core/heap-growth.js";
 import { randomBytes } from "node:crypto";
 import type { z } from "zod";
 import {

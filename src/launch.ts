@@ -11,6 +11,8 @@
  * Node version, other flags) costs nothing but the compile it would have saved. Nothing is written
  * here at run time; `SCALPEL_CODE_CACHE_OUT` (set by scripts/bundle.mjs only) writes the cache at exit.
  */
+// First, before any script is compiled: V8 checks code caches against its flags (core/heap-growth.ts).
+import "./core/heap-growth.js";
 import { createHash } from "node:crypto";
 import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
