@@ -74,6 +74,18 @@ export class MemoryBlob implements Blob {
   }
 }
 
+/**
+ * Closes the descriptor of a blob nobody closed: a project's symbol service is dropped with its
+ * tables when another project is activated, and has no close of its own.
+ */
+const unclosed = new FinalizationRegistry<number>((fd) => {
+  try {
+    closeSync(fd);
+  } catch {
+    // Closed already.
+  }
+});
+
 export class FileBlob implements Blob {
   private chunk: Buffer | null = null;
   private chunkAt = 0;
@@ -82,7 +94,9 @@ export class FileBlob implements Blob {
   private constructor(
     private fd: number,
     public size: number,
-  ) {}
+  ) {
+    unclosed.register(this, fd, this);
+  }
 
   /** A new file of this process (fails if the name exists), or an existing one to read. */
   static open(path: string, create: boolean): FileBlob | null {
@@ -172,6 +186,7 @@ export class FileBlob implements Blob {
   }
 
   close(): void {
+    unclosed.unregister(this);
     try {
       closeSync(this.fd);
     } catch {
