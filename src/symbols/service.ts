@@ -139,7 +139,7 @@ export class SymbolService {
     this.track(files);
     await this.watch.drain();
     await this.loadTablesOf(files);
-    const may = this.tables.matcher(parseNamePath(namePath), substring);
+    const may = this.tables.matcher(parseNamePath(namePath), substring, files.length);
     return scanFiles(
       {
         row: async (f) => {

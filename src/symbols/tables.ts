@@ -26,6 +26,9 @@ import { pathNeedle, readSymbols, type TableEntry } from "./table.js";
  */
 const saveDelayMs = 3000;
 
+/** Scans of fewer files read each row's paths rather than every segment's (`matcher`). */
+const few = 256;
+
 export class SymbolTables {
   readonly store: SymbolIndexStore;
   private readonly tables = new Map<string, Promise<KeyTable>>();
@@ -62,13 +65,14 @@ export class SymbolTables {
 
   /**
    * Which rows may hold a match of the pattern (symbols/table.ts `pathNeedle`): found by scanning
-   * the segments' paths files, so no row is read for a file that cannot match.
+   * the segments' paths files, so no row is read for a file that cannot match; for a scan of fewer
+   * than `few` files, each row's paths are read instead (a folder's files, not 20 MB of paths).
    */
-  matcher(pattern: NamePathPattern, substring: boolean): (entry: TableEntry) => boolean {
+  matcher(pattern: NamePathPattern, substring: boolean, files = Infinity): (entry: TableEntry) => boolean {
     const needle = Buffer.from(pathNeedle(pattern, substring), "utf8");
     const hits = new Set<TableEntry>();
     const scanned = new Map<Segment, number>();
-    for (const t of this.loaded.values()) {
+    for (const t of files < few ? [] : this.loaded.values()) {
       for (const seg of t.segs) {
         scanned.set(seg, seg.paths.size);
         let from = 0;
