@@ -215,6 +215,44 @@ export interface StartOptions {
    * (tests that activate fixtures by path under their temp folder).
    */
   projectsIn?: string[];
+  /** In-process (the default unless the file runs `@via daemon`) or through the default daemon path. */
+  via?: Via;
+}
+
+/**
+ * How a test's scalpel serves. "in-process" (`SCALPEL_DAEMON=0`): each session alone, what most
+ * tests want (isolated, its process tree under its own pid). "default": `scalpel mcp` as a user
+ * runs it, relayed to the per-user daemon of the test's SCALPEL_HOME, shared by the file's sessions;
+ * a file tagged `// @via daemon` runs a second time this way (test/run.mjs sets SCALPEL_TEST_VIA).
+ */
+export type Via = "in-process" | "default";
+
+export const testVia: Via = process.env.SCALPEL_TEST_VIA === "daemon" ? "default" : "in-process";
+
+/** Every daemon environment a test started, stopped when the test process exits. */
+const daemonEnvs = new Map<string, NodeJS.ProcessEnv>();
+
+/**
+ * The environment of a session through the default path: short bounds (a project nobody uses
+ * stops its servers after 2 s, the daemon ends 5 s after its last session), and the daemon stopped
+ * at once when the test process ends, so that nothing is left running after a test run.
+ */
+function daemonDefaultEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = { SCALPEL_KEEP_WARM: "2", SCALPEL_DAEMON_IDLE: "5", ...env };
+  delete out.SCALPEL_DAEMON;
+  const key = JSON.stringify(Object.entries(out).sort());
+  if (daemonEnvs.size === 0) process.on("exit", stopTestDaemons);
+  daemonEnvs.set(key, out);
+  return out;
+}
+
+/** `scalpel daemon stop` for each SCALPEL_HOME the tests' daemons used (every environment of it). */
+export function stopTestDaemons(): void {
+  const homes = new Map<string, NodeJS.ProcessEnv>();
+  for (const env of daemonEnvs.values()) homes.set(env.SCALPEL_HOME ?? "", env);
+  for (const env of homes.values())
+    spawnSync(process.execPath, [cliPath, "daemon", "stop"], { env, stdio: "ignore" });
+  daemonEnvs.clear();
 }
 
 export async function startScalpel(opts: StartOptions = {}): Promise<ScalpelHandle> {
@@ -225,11 +263,18 @@ export async function startScalpel(opts: StartOptions = {}): Promise<ScalpelHand
   const projectsIn = opts.projectsIn ?? (opts.cwd !== undefined ? [opts.cwd] : []);
   for (const dir of projectsIn) args.push("--projects-in", dir);
   args.push(...(opts.args ?? []));
-  const transport = new ChildStdioTransport(process.execPath, args, opts.cwd ?? opts.project ?? repoRoot, {
+  const env: NodeJS.ProcessEnv = {
     ...process.env,
     SCALPEL_HOME: process.env.SCALPEL_HOME ?? defaultScalpelHome(),
+    ...((opts.via ?? testVia) === "in-process" ? { SCALPEL_DAEMON: "0" } : {}),
     ...opts.env,
-  });
+  };
+  const transport = new ChildStdioTransport(
+    process.execPath,
+    args,
+    opts.cwd ?? opts.project ?? repoRoot,
+    (opts.via ?? testVia) === "default" ? daemonDefaultEnv(env) : env,
+  );
   const client = sdkClient("scalpel-e2e");
   try {
     await client.connect(transport, { timeout: CALL_TIMEOUT_MS });
