@@ -255,6 +255,19 @@ export function stopTestDaemons(): void {
   daemonEnvs.clear();
 }
 
+async function relayed(transport: ChildStdioTransport): Promise<void> {
+  const deadline = Date.now() + 5000;
+  while (!/relaying stdio to the per-user daemon/.test(transport.stderr)) {
+    if (Date.now() > deadline) {
+      await transport.shutdown(2000);
+      throw new Error(
+        `run @via daemon, but scalpel did not relay to the daemon:\n${transport.stderr.slice(-3000)}`,
+      );
+    }
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
 export async function startScalpel(opts: StartOptions = {}): Promise<ScalpelHandle> {
   assertCliBuilt();
   const args = [cliPath, "mcp"];
@@ -288,6 +301,9 @@ export async function startScalpel(opts: StartOptions = {}): Promise<ScalpelHand
   }
   const pid = transport.child?.pid;
   if (pid === undefined) throw new Error("scalpel child has no pid");
+  // A file run `@via daemon` that silently served in-process (a daemon that could not start) would
+  // pass while testing nothing of the daemon: it must have relayed.
+  if (opts.via === undefined && testVia === "default") await relayed(transport);
   const hostPathLeaks: string[] = [];
   const handle: ScalpelHandle = {
     client,
