@@ -6,24 +6,25 @@ import { randomBytes } from "node:crypto";
 import type { z } from "zod";
 import {
   type CommandSpec,
-  type OptionSpec,
   optionList,
   optionString,
   type ParsedArgs,
   parseCommandLine,
   UsageError,
 } from "./cli-args.js";
-import { AppError, isAppError } from "./core/errors.js";
-import { log } from "./core/log.js";
-import { version } from "./core/version.js";
 import {
   daemonChoice,
-  daemonCommand,
-  daemonStatusLines,
-  openRelay,
-  type RelayedSession,
-  relayToDaemon,
-} from "./daemon-command.js";
+  mcpCommand,
+  projectOption,
+  readOnlyOption,
+  relayedSession,
+  trustOption,
+} from "./cli-options.js";
+import { isAppError } from "./core/errors.js";
+import { log } from "./core/log.js";
+import { version } from "./core/version.js";
+import { daemonAskedError, openRelay, relayToDaemon, sayServedInProcess } from "./daemon/client.js";
+import { daemonCommand, daemonStatusLines } from "./daemon-command.js";
 import { doctorReport } from "./doctor.js";
 import { type AttachEngine, relayEngine, serveHttp, workspaceEngine } from "./http.js";
 import { killAllServersSync } from "./process/spawn.js";
@@ -68,24 +69,10 @@ Tool parameters are JSON when they parse as JSON (numbers, true/false, arrays), 
 Unknown options are errors.
 `;
 
-const projectOption: OptionSpec = { value: "PATH", help: "the project" };
-const readOnlyOption: OptionSpec = { help: "no tool writes files or memories" };
-const trustOption: OptionSpec = { help: "trust the --project for this session" };
 const pathArg = { name: "PATH", max: 1 };
 
 const commands: Readonly<Record<string, CommandSpec>> = {
-  mcp: {
-    options: {
-      project: projectOption,
-      "read-only": readOnlyOption,
-      trust: trustOption,
-      "projects-in": { value: "DIR", repeat: true, help: "projects inside DIR may be activated" },
-      http: { value: "PORT", help: "serve MCP over Streamable HTTP on PORT instead of stdio" },
-      host: { value: "ADDRESS", help: "with --http: the address to listen on (default 127.0.0.1)" },
-      daemon: { help: "the per-user daemon or an error (the default falls back to in-process)" },
-      "no-daemon": { help: "serve in this process, sharing nothing" },
-    },
-  },
+  mcp: mcpCommand,
   daemon: { options: {}, positionals: { name: "run|stop|status", max: 1 } },
   doctor: { options: { project: projectOption } },
   tools: { options: { "read-only": readOnlyOption } },
@@ -158,16 +145,6 @@ async function startWorkspace(options: Options, startServers = true): Promise<Wo
   return workspace;
 }
 
-function relayedSession(options: Options): RelayedSession {
-  const project = optionString(options, "project");
-  return {
-    ...(project !== undefined ? { project } : {}),
-    readOnly: options.has("read-only"),
-    trust: options.has("trust"),
-    projectsIn: optionList(options, "projects-in"),
-  };
-}
-
 async function serveMcp(options: Options): Promise<void> {
   checkTrustFlag(options);
   const http = optionString(options, "http");
@@ -176,13 +153,9 @@ async function serveMcp(options: Options): Promise<void> {
   const choice = daemonChoice({ daemon: options.has("daemon"), noDaemon: options.has("no-daemon") });
   if (choice !== "no") {
     if (await relayToDaemon(relayedSession(options))) process.exit(0);
-    if (choice === "asked")
-      throw new AppError(
-        "daemon_unavailable",
-        "--daemon (or SCALPEL_DAEMON=1) was given and no daemon could be reached (why is above). Run with --no-daemon to serve in this process.",
-      );
+    if (choice === "asked") throw daemonAskedError();
     // The session must work: served here, as with --no-daemon, with no sharing.
-    log.warn("no per-user daemon could be reached (why is above): serving this session in-process");
+    sayServedInProcess("session");
   }
   const workspace = await startWorkspace(options);
   installExitHandlers(() => workspace.shutdown(), { stdin: true });
@@ -216,13 +189,11 @@ function httpEngine(options: Options): AttachEngine {
   const inProcess = workspaceEngine(() => startWorkspace(options, false), log);
   const choice = daemonChoice({ daemon: options.has("daemon"), noDaemon: options.has("no-daemon") });
   if (choice === "no") return inProcess;
-  const fallback: AttachEngine =
-    choice === "asked"
-      ? () =>
-          Promise.reject(
-            new AppError("daemon_unavailable", "--daemon was given and no daemon could be reached."),
-          )
-      : inProcess;
+  const fallback: AttachEngine = (transport) => {
+    if (choice === "asked") return Promise.reject(daemonAskedError());
+    sayServedInProcess("HTTP session");
+    return inProcess(transport);
+  };
   return relayEngine((input, output) => openRelay(relayedSession(options), input, output), fallback, log);
 }
 

@@ -1,94 +1,19 @@
 /**
- * The command line's side of the daemon: whether `scalpel mcp` relays to it (the default; `--no-daemon`
- * or SCALPEL_DAEMON=0 keep the in-process mode), the relay itself, and `scalpel daemon run|stop|status`.
+ * The command line's side of the daemon: `scalpel daemon run|stop|status` and what `scalpel doctor`
+ * says of it; whether `scalpel mcp` relays to it and the relay's start are in daemon/client.ts
+ * (light enough for the relay's own bundle, src/relay-main.ts).
  */
 import { UsageError } from "./cli-args.js";
-import { log } from "./core/log.js";
 import { buildId } from "./core/startup.js";
 import { version } from "./core/version.js";
+import { entry } from "./daemon/client.js";
 import { connectDaemon } from "./daemon/connect.js";
 import { environmentKey } from "./daemon/env-key.js";
 import type { DaemonStatus } from "./daemon/hello.js";
 import { type DaemonPaths, daemonsOfThisBuild } from "./daemon/paths.js";
-import { Relay } from "./daemon/relay.js";
 import { runDaemon } from "./daemon.js";
 
-/** How `scalpel mcp` serves: through the daemon, asked for or by default, or in this process. */
-export type DaemonChoice = "asked" | "default" | "no";
-
-/**
- * `--daemon` / `--no-daemon` win over SCALPEL_DAEMON; the default is the daemon, except on Windows
- * (no Unix socket folder there: in-process). "asked" (`--daemon`, SCALPEL_DAEMON=1) fails when no
- * daemon can be reached; "default" falls back to serving in-process, saying so on stderr.
- */
-export function daemonChoice(flags: { daemon: boolean; noDaemon: boolean }): DaemonChoice {
-  if (flags.daemon && flags.noDaemon) throw new UsageError("Give --daemon or --no-daemon, not both.");
-  if (flags.daemon) return "asked";
-  if (flags.noDaemon) return "no";
-  const env = process.env.SCALPEL_DAEMON;
-  if (env === "0") return "no";
-  if (env === "1") return "asked";
-  if (env !== undefined && env !== "")
-    throw new UsageError(
-      `SCALPEL_DAEMON is 1 (relay to the per-user daemon) or 0 (in-process), not '${env}'.`,
-    );
-  return process.platform === "win32" ? "no" : "default";
-}
-
-/** The script that starts scalpel (dist/src/cli.js), so the daemon runs the same build. */
-function entry(): string {
-  const script = process.argv[1];
-  if (script === undefined) throw new UsageError("cannot tell which script started scalpel");
-  return script;
-}
-
-export interface RelayedSession {
-  project?: string;
-  readOnly: boolean;
-  trust: boolean;
-  projectsIn: string[];
-}
-
-function sessionHello(session: RelayedSession) {
-  return {
-    scalpelDaemon: 1 as const,
-    version,
-    build: buildId(),
-    kind: "session" as const,
-    cwd: process.cwd(),
-    readOnly: session.readOnly,
-    trust: session.trust,
-    projectsIn: session.projectsIn,
-    ...(session.project !== undefined ? { project: session.project } : {}),
-  };
-}
-
-/**
- * A relay of `input`/`output` to the daemon of this build and environment, connected (a daemon
- * started if none runs), or null when none could be reached (the reason is on stderr).
- */
-export async function openRelay(
-  session: RelayedSession,
-  input: NodeJS.ReadableStream,
-  output: NodeJS.WritableStream,
-): Promise<Relay | null> {
-  const relay = new Relay({ hello: sessionHello(session), entry: entry(), log, input, output });
-  return (await relay.open()) ? relay : null;
-}
-
-/**
- * Relays stdio to the daemon until the host closes stdin; false, having read nothing from stdin,
- * when no daemon could be reached.
- */
-export async function relayToDaemon(session: RelayedSession): Promise<boolean> {
-  const relay = await openRelay(session, process.stdin, process.stdout);
-  if (!relay) return false;
-  log.info(
-    `scalpel ${version} relaying stdio to the per-user daemon (build ${buildId()}, environment ${environmentKey()})`,
-  );
-  await relay.run();
-  return true;
-}
+export { openRelay, type RelayedSession, relayToDaemon } from "./daemon/client.js";
 
 /** Each running daemon of this build (whatever its environment) answers `kind`. */
 async function askAll(kind: "status" | "stop"): Promise<Array<DaemonStatus | string>> {

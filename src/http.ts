@@ -41,7 +41,7 @@ export function workspaceEngine(newWorkspace: () => Promise<Workspace>, log: Log
   };
 }
 
-/** A relay of newline-delimited JSON-RPC to the daemon (daemon-command.ts: openRelay), running. */
+/** A relay of newline-delimited JSON-RPC to the daemon (daemon/client.ts: openRelay), running. */
 export interface StreamRelay {
   run(): Promise<void>;
 }
@@ -80,10 +80,7 @@ export function relayEngine(
       },
     });
     const relay = await openRelay(input, output);
-    if (!relay) {
-      log.warn("no per-user daemon could be reached (why is above): serving this HTTP session in-process");
-      return fallback(transport);
-    }
+    if (!relay) return fallback(transport);
     transport.onmessage = (message) => {
       const request = message as { id?: RequestId; params?: { _meta?: { progressToken?: unknown } } };
       const token = request.params?._meta?.progressToken;

@@ -7,10 +7,9 @@
  * hashed into the socket's name (daemon/paths.ts): a client of another environment starts a
  * daemon of its own beside it, and says so on stderr.
  *
- * What does not matter is left out on purpose, or every terminal (TERM, PWD, SHLVL, …) would get a
- * daemon of its own and nothing would be shared: only PATH, scalpel's own settings that the daemon
- * reads, and the variables the supported toolchains read to find their compilers, packages and
- * virtual environments.
+ * What does not matter is left out on purpose, or every terminal (TERM, PWD, SHLVL, …) and every
+ * host that marks its sessions with a variable would get a daemon of its own and nothing would be
+ * shared: only scalpel's own settings that the daemon reads, and variables of a toolchain's shape.
  */
 import { createHash } from "node:crypto";
 
@@ -25,9 +24,15 @@ const clientOnly = new Set([
   "SCALPEL_CODE_CACHE_OUT",
 ]);
 
-/** Variables the language servers' toolchains read (Go, Rust, Python, Node, Dart, Java). */
+/**
+ * The shapes of the variables toolchains read to find their compilers, packages, settings and
+ * virtual environments: search paths (`PATH`, `…PATH`), homes and roots of an installation, flags,
+ * toolchain pins, SDKs, options, environments, prefixes, proxies. By shape, not by name: which
+ * variables a language's tools read is its adapter's knowledge (language-servers/), not this file's.
+ * A toolchain variable of no such shape does not separate daemons (named in the README).
+ */
 const toolchain =
-  /^(PATH|GO[A-Z0-9_]*|CGO_[A-Z0-9_]+|CARGO[A-Z0-9_]*|RUST[A-Z0-9_]*|VIRTUAL_ENV|CONDA_PREFIX|PYTHON[A-Z0-9_]*|NODE_OPTIONS|NODE_PATH|TSS_[A-Z0-9_]+|DART_SDK|FLUTTER_ROOT|JAVA_HOME)$/;
+  /^(?:[A-Z0-9_]*PATH|[A-Z0-9_]*HOME|[A-Z0-9_]*ROOT|[A-Z0-9_]*FLAGS|[A-Z0-9_]*TOOLCHAIN|[A-Z0-9_]*_SDK|[A-Z0-9_]*_OPTIONS|[A-Z0-9_]*_ENV|[A-Z0-9_]*PREFIX|[A-Z0-9_]*_PROXY)$/i;
 
 /** The variables of `env` that a daemon must share with its clients, sorted by name. */
 export function mattersToDaemon(env: NodeJS.ProcessEnv): Array<[string, string]> {

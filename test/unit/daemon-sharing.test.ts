@@ -84,7 +84,7 @@ test("a shared project is opened once, counted per session, kept warm, then clos
 });
 
 test("the daemon is the default: --no-daemon and SCALPEL_DAEMON=0 keep the in-process mode; --daemon and SCALPEL_DAEMON=1 ask for it", async () => {
-  const { daemonChoice } = await import("../../src/daemon-command.js");
+  const { daemonChoice } = await import("../../src/cli-options.js");
   const saved = process.env.SCALPEL_DAEMON;
   const none = { daemon: false, noDaemon: false };
   try {
