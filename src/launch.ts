@@ -29,7 +29,8 @@ const cacheFile = `${bundle}.${build}.cache`;
 // `scalpel mcp` served by the daemon needs only the relay: its own small bundle (src/relay-main.ts),
 // which hands anything else back to the whole CLI below.
 const relayBundle = join(here, "relay.cjs");
-if (process.argv[2] === "mcp" && existsSync(relayBundle)) {
+// SCALPEL_DAEMON=0 never relays: not even the small bundle is loaded then.
+if (process.argv[2] === "mcp" && process.env.SCALPEL_DAEMON !== "0" && existsSync(relayBundle)) {
   const relay = createRequire(relayBundle)(relayBundle) as { relayMain(argv: string[]): Promise<string> };
   const outcome = await relay.relayMain(process.argv.slice(2));
   if (outcome === "served") process.exit(0);
