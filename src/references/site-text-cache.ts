@@ -18,10 +18,13 @@ import { dirname, sep } from "node:path";
 import { LRUCache } from "lru-cache";
 import { uriToPath } from "../lsp/uri.js";
 import type { Located } from "../security/sandbox.js";
+import type { TextFile } from "../text/read.js";
 import type { WatchedSession } from "./scope-cache.js";
 
 export interface SiteText {
   text: string;
+  /** How the file was read (encoding, BOM, line ending, mode): a rename's dry run previews it unread. */
+  format?: Omit<TextFile, "bytes" | "text">;
 }
 
 /** One reference site as the answer shows it, for one symbol asked about. */

@@ -288,6 +288,19 @@ function factsOf(
   };
 }
 
+/** Where a URI points, by the places kept between calls (`kept`) or else the sandbox, which is asked once. */
+export function placeOf(sandbox: Sandbox, kept?: SiteTextCache): (uri: string) => Located {
+  const mark = kept?.mark;
+  return (uri) => {
+    let where = kept?.place(uri, sandbox);
+    if (!where) {
+      where = sandbox.fromUri(uri);
+      if (mark !== undefined) kept?.keepPlace(mark, uri, sandbox, where);
+    }
+    return where;
+  };
+}
+
 /**
  * The sites inside the project, each once by its place (file, line, column): a server may name one
  * file by two URIs — a symlinked alias of the root, or a differently percent-encoded path — which
@@ -300,13 +313,9 @@ export function oncePerPlace(
 ): Array<{ loc: Location; where: Exclude<Located, { kind: "outside" }> }> {
   const placed = new Set<string>();
   const out: Array<{ loc: Location; where: Exclude<Located, { kind: "outside" }> }> = [];
-  const mark = kept?.mark;
+  const locate = placeOf(sandbox, kept);
   for (const loc of locations) {
-    let where = kept?.place(loc.uri, sandbox);
-    if (!where) {
-      where = sandbox.fromUri(loc.uri);
-      if (mark !== undefined) kept?.keepPlace(mark, loc.uri, sandbox, where);
-    }
+    const where = locate(loc.uri);
     if (where.kind === "outside") continue;
     const rel = where.kind === "file" ? where.path.rel : where.rel;
     const place = `${rel}:${loc.range.start.line}:${loc.range.start.character}`;
