@@ -28,7 +28,9 @@ function renamePlan(rel: string, text: string, old: string, neu: string, known?:
     range: { start: positionAt(text, m.index), end: positionAt(text, m.index + old.length) },
     newText: neu,
   }));
-  return [{ kind: "edit", path: sandbox.resolve(rel), edits, expectedText: text, ...(known ? { known } : {}) }];
+  return [
+    { kind: "edit", path: sandbox.resolve(rel), edits, expectedText: text, ...(known ? { known } : {}) },
+  ];
 }
 
 async function knownOf(rel: string): Promise<KnownFile> {
