@@ -188,8 +188,8 @@ export function parsePatches(diff: string): FilePatch[] {
 
 /**
  * The last diffs parsed, with their parts (read only). Fitting a dry run's answer parses the same
- * whole diff at each of its steps (and the files' summary twice more): for a rename of 60 files on
- * rxjs, 6–8 parses of one diff a call.
+ * whole diff at each of its steps (and the files' summary once more at each): a rename of 29 files on
+ * rxjs parsed one diff 6 times a call.
  */
 const parsed: Array<{ diff: string; patches: FilePatch[] }> = [];
 const keptParses = 4;

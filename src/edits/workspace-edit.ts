@@ -23,7 +23,7 @@ type DocumentChange = TextDocumentEdit | CreateFile | RenameFile | DeleteFile;
 /**
  * `locate`: where a URI points, as the sandbox told before (references' kept places, while nothing
  * under them changed): the sandbox's own check is a realpath and a stat a file, about 2 ms of each
- * rename_symbol dry run of 60 files on rxjs.
+ * rename_symbol dry run of 29 files on rxjs (profiler).
  */
 export function workspaceEditToPlan(
   edit: WorkspaceEdit,

@@ -226,8 +226,9 @@ export function fitBudget(
 /**
  * The longest prefix of the paged list that fits: whole items, so the next page starts where this one
  * ends. The search probes `guess` first, then steps away from it doubling each time, then halves what
- * is left: each probe measures the whole answer in both forms (rxjs `Observable`: halving 0–160 sites
- * took 8 probes, ~4 ms of a 26 ms warm call), and the page's end is usually a few items from the guess.
+ * is left: each probe measures the whole answer in both forms (rxjs `Observable`, 278 of its 392 sites
+ * on the page: about 9 halvings, and fitting took 5.7 ms of each warm call under the profiler), and the
+ * page's end is usually a few items from the guess.
  */
 function keepWholeItems<T extends Record<string, unknown>>(
   answer: T,
