@@ -11,7 +11,8 @@
 // without it; BENCH_SIZES=none skips it) — it writes its
 // JSON to BENCH_SPEED_JSON or $TMPDIR/scalpel-speed.json. Then the real-repository tier
 // (bench/real/run.ts: rxjs, zod and date-fns when BENCH_DATE_FNS names a checkout; BENCH_REAL=none
-// skips it).
+// skips it). Then the daemon bench (bench/daemon/run.ts: a second session's start and three
+// sessions' memory beside one's, on a 5k-file project; BENCH_DAEMON=none skips it).
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -23,6 +24,7 @@ import type { LanguageAdapter } from "../src/languages/adapter.js";
 import { LspSession } from "../src/lsp/session.js";
 import { generateLargeFixture } from "../test/helpers/fixtures.js";
 import { callOk, type ScalpelHandle, startScalpel } from "../test/helpers/mcp.js";
+import { runDaemonBench } from "./daemon/run.js";
 import { runReal } from "./real/run.js";
 import { runSpeed } from "./speed/run.js";
 
@@ -214,6 +216,7 @@ async function overhead(backend: string): Promise<unknown> {
 main()
   .then(() => (process.env.BENCH_SIZES === "none" ? undefined : runSpeed()))
   .then(() => (process.env.BENCH_REAL === "none" ? undefined : runReal()))
+  .then(() => (process.env.BENCH_DAEMON === "none" ? undefined : runDaemonBench()))
   .catch((e: unknown) => {
     console.error(e);
     process.exit(1);

@@ -9,6 +9,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 
 const repo = new URL("..", import.meta.url).pathname;
+const cli = join(repo, "dist", "src", "cli.js");
 const bold = (s: string) => (process.stdout.isTTY ? `\x1b[1m${s}\x1b[0m` : s);
 
 async function main(): Promise<void> {
@@ -24,8 +25,10 @@ async function main(): Promise<void> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     // The user names the project on the command line; that is what lets activate_project open it.
-    args: [join(repo, "dist", "src", "cli.js"), "mcp", "--project", dir],
-    env: { ...env, SCALPEL_HOME: home },
+    // As a user runs it: through the per-user daemon (the tour's own, in its home), with short
+    // bounds and stopped at the end, so that nothing of the tour runs on after it.
+    args: [cli, "mcp", "--project", dir],
+    env: { ...env, SCALPEL_HOME: home, SCALPEL_KEEP_WARM: "1", SCALPEL_DAEMON_IDLE: "5" },
     stderr: "ignore",
   });
   const client = new Client({ name: "scalpel-demo", version: "1" });
@@ -119,6 +122,10 @@ async function main(): Promise<void> {
     );
   } finally {
     await client.close();
+    spawnSync(process.execPath, [cli, "daemon", "stop"], {
+      env: { ...env, SCALPEL_HOME: home },
+      stdio: "ignore",
+    });
     await rm(dir, { recursive: true, force: true });
     await rm(home, { recursive: true, force: true });
   }

@@ -1,10 +1,11 @@
 // Builds the CLI straight from the TypeScript sources; `npm run typecheck` (part of `npm test`) is
-// the type check. Three files in dist/src:
+// the type check. Four files in dist/src:
 // - scalpel.cjs: all of scalpel in one module. Why one: Node 20 loads scalpel's ~180 own modules and
 //   its dependencies' ~400 one by one, and measured on this machine that cost a session 0.5 s of
 //   CPU before it did anything (`--version`: 0.95 s unbundled, 0.35 s bundled). CommonJS, because
 //   only a script (not an ES module) can be compiled with a V8 code cache on Node 20.
 // - scalpel.cjs.<hash>.cache: that code cache, made here by one run of the CLI (src/launch.ts).
+// - relay.cjs: what a `scalpel mcp` session served by the daemon loads instead (src/relay-main.ts).
 // - cli.js: the command itself (the path the README and every client config name), src/launch.ts.
 // TypeScript stays outside the bundle: it is loaded only when a tsconfig is read, by resolution
 // from node_modules as before.
@@ -27,29 +28,34 @@ const common = {
   minifyWhitespace: true,
   logLevel: "warning",
 };
-const [scalpel, launcher] = await Promise.all([
+/** Both CommonJS bundles: scalpel.cjs (everything) and relay.cjs (a daemon session's relay). */
+const cjs = {
+  ...common,
+  format: "cjs",
+  // The sources are ES modules: `import.meta.url` (the bundle's own location, from which the
+  // package root and node_modules are found) is the bundle file's URL.
+  define: { "import.meta.url": "__scalpelModuleUrl" },
+  banner: { js: "var __scalpelModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
+};
+const [scalpel, launcher, relay] = await Promise.all([
   build({
-    ...common,
+    ...cjs,
     entryPoints: [`${root}src/cli.ts`],
     outfile: join(out, "scalpel.cjs"),
-    format: "cjs",
     external: ["typescript"],
     // jsonc-parser's `main` is a UMD build whose factory requires its own files by computed
     // names, which a bundle cannot follow (the built CLI failed with "Cannot find module
     // './impl/format'"); its ES module build bundles like any source.
     alias: { "jsonc-parser": "jsonc-parser/lib/esm/main.js" },
-    // The sources are ES modules: `import.meta.url` (the bundle's own location, from which the
-    // package root and node_modules are found) is the bundle file's URL.
-    define: { "import.meta.url": "__scalpelModuleUrl" },
-    banner: { js: "var __scalpelModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
   }),
   build({ ...common, entryPoints: [`${root}src/launch.ts`], outfile: join(out, "cli.js"), format: "esm" }),
+  build({ ...cjs, entryPoints: [`${root}src/relay-main.ts`], outfile: join(out, "relay.cjs") }),
 ]);
 mkdirSync(out, { recursive: true });
 // Each output is written beside the old one, then renamed over it: a session (or a test) starting
 // while the build runs finds the old CLI or the new one, never none. Maps first, so that new code
 // never points at an old map; the bundle before the command that loads it.
-const files = [...scalpel.outputFiles, ...launcher.outputFiles].sort(
+const files = [...scalpel.outputFiles, ...relay.outputFiles, ...launcher.outputFiles].sort(
   (a, b) => Number(b.path.endsWith(".map")) - Number(a.path.endsWith(".map")),
 );
 for (const file of files) {
@@ -78,7 +84,16 @@ const typescriptCache = typescriptCodeCache();
 // bundle, the cache of an older bundle).
 const bundleText = scalpel.outputFiles.find((f) => f.path.endsWith(".cjs"))?.text ?? "";
 const cacheName = `scalpel.cjs.${createHash("sha256").update(bundleText).digest("hex").slice(0, 16)}.cache`;
-const kept = new Set(["cli.js", "cli.js.map", "scalpel.cjs", "scalpel.cjs.map", cacheName, typescriptCache]);
+const kept = new Set([
+  "cli.js",
+  "cli.js.map",
+  "scalpel.cjs",
+  "scalpel.cjs.map",
+  "relay.cjs",
+  "relay.cjs.map",
+  cacheName,
+  typescriptCache,
+]);
 if (!readdirSync(out).includes(cacheName)) {
   process.stderr.write(`bundle: the first run of the built CLI wrote no code cache (${cacheName})\n`);
   process.exit(1);

@@ -6,19 +6,27 @@ import { randomBytes } from "node:crypto";
 import type { z } from "zod";
 import {
   type CommandSpec,
-  type OptionSpec,
   optionList,
   optionString,
   type ParsedArgs,
   parseCommandLine,
   UsageError,
 } from "./cli-args.js";
+import {
+  daemonChoice,
+  mcpCommand,
+  projectOption,
+  readOnlyOption,
+  relayedSession,
+  trustOption,
+} from "./cli-options.js";
 import { isAppError } from "./core/errors.js";
 import { log } from "./core/log.js";
 import { version } from "./core/version.js";
-import { daemonCommand, daemonStatusLines, daemonWanted, relayToDaemon } from "./daemon-command.js";
+import { daemonAskedError, openRelay, relayToDaemon, sayServedInProcess } from "./daemon/client.js";
+import { daemonCommand, daemonStatusLines } from "./daemon-command.js";
 import { doctorReport } from "./doctor.js";
-import { serveHttp } from "./http.js";
+import { type AttachEngine, relayEngine, serveHttp, workspaceEngine } from "./http.js";
 import { killAllServersSync } from "./process/spawn.js";
 import { createServer, serveStdio } from "./server.js";
 import { allTools, toolsFor } from "./tools/index.js";
@@ -31,9 +39,9 @@ import { Workspace } from "./workspace/workspace.js";
 const usage = `scalpel ${version} — type-precise code tools for coding agents (MCP)
 
 Usage:
-  scalpel mcp [--project PATH] [--read-only] [--trust] [--projects-in DIR …] [--http PORT] [--daemon]
+  scalpel mcp [--project PATH] [--read-only] [--trust] [--projects-in DIR …] [--http PORT] [--no-daemon]
                                 MCP server on stdio (or Streamable HTTP with --http)
-  scalpel daemon stop|status    the per-user daemon that --daemon sessions share
+  scalpel daemon stop|status    the per-user daemon that sessions share (every one of this build)
   scalpel trust [PATH]          trust a project (default: the current directory): its declared language
                                 servers, own compilers and build code may run (it says which); registers it
   scalpel untrust [PATH]        withdraw that trust
@@ -50,33 +58,21 @@ Options of mcp:
                       --project and registered projects (scalpel register / scalpel trust)
   --http PORT         serve Streamable HTTP at http://127.0.0.1:PORT/mcp instead of stdio; every request
                       needs "Authorization: Bearer <token>" (SCALPEL_HTTP_TOKEN, or one printed on stderr);
-                      each MCP session gets its own project and language servers
+                      each MCP session gets its own project (and, with --no-daemon, its own servers)
   --host ADDRESS      with --http: listen on ADDRESS instead of 127.0.0.1
-  --daemon            relay this stdio session to the per-user daemon (started if none runs), which
-                      shares one set of language servers per project between sessions (SCALPEL_DAEMON=1)
-  --no-daemon         serve in this process (the default; SCALPEL_DAEMON=0)
+  --no-daemon         serve in this process, sharing nothing (SCALPEL_DAEMON=0). By default the session
+                      (stdio or each --http one) is served by the per-user daemon, started if none runs,
+                      which shares one set of language servers per project between sessions; when none
+                      can be reached the session is served in-process, said on stderr
+  --daemon            the daemon or an error, never in-process (SCALPEL_DAEMON=1)
 Tool parameters are JSON when they parse as JSON (numbers, true/false, arrays), strings otherwise.
 Unknown options are errors.
 `;
 
-const projectOption: OptionSpec = { value: "PATH", help: "the project" };
-const readOnlyOption: OptionSpec = { help: "no tool writes files or memories" };
-const trustOption: OptionSpec = { help: "trust the --project for this session" };
 const pathArg = { name: "PATH", max: 1 };
 
 const commands: Readonly<Record<string, CommandSpec>> = {
-  mcp: {
-    options: {
-      project: projectOption,
-      "read-only": readOnlyOption,
-      trust: trustOption,
-      "projects-in": { value: "DIR", repeat: true, help: "projects inside DIR may be activated" },
-      http: { value: "PORT", help: "serve MCP over Streamable HTTP on PORT instead of stdio" },
-      host: { value: "ADDRESS", help: "with --http: the address to listen on (default 127.0.0.1)" },
-      daemon: { help: "relay to the per-user daemon" },
-      "no-daemon": { help: "serve in this process (the default)" },
-    },
-  },
+  mcp: mcpCommand,
   daemon: { options: {}, positionals: { name: "run|stop|status", max: 1 } },
   doctor: { options: { project: projectOption } },
   tools: { options: { "read-only": readOnlyOption } },
@@ -154,15 +150,12 @@ async function serveMcp(options: Options): Promise<void> {
   const http = optionString(options, "http");
   if (http !== undefined) return serveMcpHttp(options, http);
   if (options.has("host")) throw new UsageError("--host only applies with --http PORT.");
-  if (daemonWanted({ daemon: options.has("daemon"), noDaemon: options.has("no-daemon") })) {
-    const project = optionString(options, "project");
-    await relayToDaemon({
-      ...(project !== undefined ? { project } : {}),
-      readOnly: options.has("read-only"),
-      trust: options.has("trust"),
-      projectsIn: optionList(options, "projects-in"),
-    });
-    process.exit(0);
+  const choice = daemonChoice({ daemon: options.has("daemon"), noDaemon: options.has("no-daemon") });
+  if (choice !== "no") {
+    if (await relayToDaemon(relayedSession(options))) process.exit(0);
+    if (choice === "asked") throw daemonAskedError();
+    // The session must work: served here, as with --no-daemon, with no sharing.
+    sayServedInProcess("session");
   }
   const workspace = await startWorkspace(options);
   installExitHandlers(() => workspace.shutdown(), { stdin: true });
@@ -186,6 +179,24 @@ function httpIdleMs(): number {
   return Number.isFinite(s) && s > 0 ? Math.min(s, 7 * 24 * 3600) * 1000 : 30 * 60 * 1000;
 }
 
+/**
+ * Each HTTP session's engine: the per-user daemon like a stdio session (a session it cannot reach
+ * is served in-process, said on stderr, unless --daemon asked for it), or with --no-daemon a
+ * workspace of its own here.
+ */
+function httpEngine(options: Options): AttachEngine {
+  // A bare initialize starts nothing: the servers come with the first tool that needs them.
+  const inProcess = workspaceEngine(() => startWorkspace(options, false), log);
+  const choice = daemonChoice({ daemon: options.has("daemon"), noDaemon: options.has("no-daemon") });
+  if (choice === "no") return inProcess;
+  const fallback: AttachEngine = (transport) => {
+    if (choice === "asked") return Promise.reject(daemonAskedError());
+    sayServedInProcess("HTTP session");
+    return inProcess(transport);
+  };
+  return relayEngine((input, output) => openRelay(relayedSession(options), input, output), fallback, log);
+}
+
 async function serveMcpHttp(options: Options, portText: string): Promise<void> {
   const port = Number(portText);
   if (!/^\d+$/.test(portText) || port > 65535) {
@@ -204,8 +215,7 @@ async function serveMcpHttp(options: Options, portText: string): Promise<void> {
     idleMs: httpIdleMs(),
     maxSessions: httpMaxSessions(),
     log,
-    // A bare initialize starts nothing: the servers come with the first tool that needs them.
-    newWorkspace: () => startWorkspace(options, false),
+    attach: httpEngine(options),
   });
   installExitHandlers(() => handle.close(), { stdin: false });
   const url = `http://${host.includes(":") ? `[${host}]` : host}:${handle.port}/mcp`;

@@ -1,90 +1,59 @@
 /**
- * The command line's side of the daemon: whether `scalpel mcp` relays to it (opt-in for now:
- * `--daemon` or SCALPEL_DAEMON=1; `--no-daemon` / SCALPEL_DAEMON=0 keep the in-process mode),
- * the relay itself, and `scalpel daemon run|stop|status`.
+ * The command line's side of the daemon: `scalpel daemon run|stop|status` and what `scalpel doctor`
+ * says of it; whether `scalpel mcp` relays to it and the relay's start are in daemon/client.ts
+ * (light enough for the relay's own bundle, src/relay-main.ts).
  */
 import { UsageError } from "./cli-args.js";
-import { log } from "./core/log.js";
 import { buildId } from "./core/startup.js";
 import { version } from "./core/version.js";
+import { entry } from "./daemon/client.js";
 import { connectDaemon } from "./daemon/connect.js";
+import { environmentKey } from "./daemon/env-key.js";
 import type { DaemonStatus } from "./daemon/hello.js";
-import { Relay } from "./daemon/relay.js";
+import { type DaemonPaths, daemonsOfThisBuild } from "./daemon/paths.js";
 import { runDaemon } from "./daemon.js";
 
-/** `--daemon` / `--no-daemon` win over SCALPEL_DAEMON; the default is in-process. */
-export function daemonWanted(flags: { daemon: boolean; noDaemon: boolean }): boolean {
-  if (flags.daemon && flags.noDaemon) throw new UsageError("Give --daemon or --no-daemon, not both.");
-  if (flags.daemon) return true;
-  if (flags.noDaemon) return false;
-  const env = process.env.SCALPEL_DAEMON;
-  if (env === undefined || env === "" || env === "0") return false;
-  if (env === "1") return true;
-  throw new UsageError(`SCALPEL_DAEMON is 1 (relay to the per-user daemon) or 0 (in-process), not '${env}'.`);
-}
+export { openRelay, type RelayedSession, relayToDaemon } from "./daemon/client.js";
 
-/** The script that starts scalpel (dist/src/cli.js), so the daemon runs the same build. */
-function entry(): string {
-  const script = process.argv[1];
-  if (script === undefined) throw new UsageError("cannot tell which script started scalpel");
-  return script;
-}
-
-export interface RelayedSession {
-  project?: string;
-  readOnly: boolean;
-  trust: boolean;
-  projectsIn: string[];
-}
-
-/** Relays stdio to the daemon until the host closes stdin. */
-export async function relayToDaemon(session: RelayedSession): Promise<void> {
-  const relay = new Relay({
-    hello: {
-      scalpelDaemon: 1,
-      version,
-      build: buildId(),
-      kind: "session",
-      cwd: process.cwd(),
-      readOnly: session.readOnly,
-      trust: session.trust,
-      projectsIn: session.projectsIn,
-      ...(session.project !== undefined ? { project: session.project } : {}),
-    },
-    entry: entry(),
-    log,
-    input: process.stdin,
-    output: process.stdout,
-  });
-  log.info(`scalpel ${version} relaying stdio to the per-user daemon`);
-  await relay.run();
-}
-
-async function ask(kind: "status" | "stop"): Promise<DaemonStatus | null> {
-  const connected = await connectDaemon(
-    { scalpelDaemon: 1, version, build: buildId(), kind },
-    { start: false, entry: entry() },
+/** Each running daemon of this build (whatever its environment) answers `kind`. */
+async function askAll(kind: "status" | "stop"): Promise<Array<DaemonStatus | string>> {
+  const answers = await Promise.all(
+    daemonsOfThisBuild().map((paths: DaemonPaths) =>
+      connectDaemon(
+        { scalpelDaemon: 1, version, build: buildId(), kind },
+        { start: false, entry: entry(), paths },
+      ).then(
+        (connected) => {
+          connected?.socket.destroy();
+          return connected?.answer.status ?? null;
+        },
+        (e: unknown) => (e instanceof Error ? e.message : String(e)),
+      ),
+    ),
   );
-  if (!connected) return null;
-  connected.socket.destroy();
-  return connected.answer.status ?? null;
+  return answers.filter((a) => a !== null);
 }
 
-/** What `scalpel doctor` says of the daemon of this build, or undefined when none runs. */
-export async function daemonStatusLines(): Promise<string[]> {
-  const status = await ask("status").catch((e: unknown) => {
-    return e instanceof Error ? e.message : String(e);
-  });
-  if (status === null) return ["daemon: none running for this build (scalpel mcp --daemon starts one)"];
-  if (typeof status === "string") return [`daemon: ${status}`];
+function statusLines(status: DaemonStatus): string[] {
   const mb = Math.round(status.rssBytes / 1024 / 1024);
+  const mine = status.environment === environmentKey() ? "this environment's" : "another environment's";
   return [
-    `daemon: pid ${status.pid}, scalpel ${status.version} (${status.build}), ${status.sessions} session${status.sessions === 1 ? "" : "s"}, ${mb} MB`,
+    `daemon: pid ${status.pid}, scalpel ${status.version} (${status.build}), environment ${status.environment} (${mine}), ${status.sessions} session${status.sessions === 1 ? "" : "s"}, ${mb} MB (servers ${Math.round(status.serversRssBytes / 1024 / 1024)} MB)`,
     ...status.projects.map(
       (p) =>
         `  project ${p.name}: ${p.sessions} session${p.sessions === 1 ? "" : "s"}, servers: ${p.servers.join(", ") || "none"}`,
     ),
   ];
+}
+
+/** What `scalpel doctor` says of the daemons of this build. */
+export async function daemonStatusLines(): Promise<string[]> {
+  const all = await askAll("status");
+  if (all.length === 0)
+    return [
+      "daemon: none running for this build (the next `scalpel mcp` starts one; --no-daemon serves in-process)",
+    ];
+  return all.flatMap((status) => (typeof status === "string" ? [`daemon: ${status}`] : statusLines(status)));
 }
 
 /** `scalpel daemon run|stop|status`; the exit code, or -1 while the daemon runs on. */
@@ -94,10 +63,12 @@ export async function daemonCommand(sub: string | undefined): Promise<number> {
     return 0;
   }
   if (sub === "stop") {
-    const status = await ask("stop");
-    process.stdout.write(
-      status ? `stopped the daemon (pid ${status.pid})\n` : "no daemon of this build runs\n",
-    );
+    const all = await askAll("stop");
+    if (all.length === 0) process.stdout.write("no daemon of this build runs\n");
+    for (const status of all)
+      process.stdout.write(
+        typeof status === "string" ? `${status}\n` : `stopped the daemon (pid ${status.pid})\n`,
+      );
     return 0;
   }
   if (sub === "status") {

@@ -14,6 +14,7 @@ import { connect, createServer as createNetServer, type Server, type Socket } fr
 import { log } from "./core/log.js";
 import { buildId } from "./core/startup.js";
 import { version } from "./core/version.js";
+import { environmentKey } from "./daemon/env-key.js";
 import {
   type DaemonStatus,
   type Hello,
@@ -22,6 +23,7 @@ import {
   writeLine,
 } from "./daemon/hello.js";
 import { daemonPaths, secureDaemonDir } from "./daemon/paths.js";
+import { descendantsRssBytes } from "./daemon/tree-memory.js";
 import { killAllServersSync } from "./process/spawn.js";
 import { createServer, serveStream } from "./server.js";
 import { SharedProjects } from "./workspace/shared-projects.js";
@@ -65,8 +67,10 @@ export async function runDaemon(): Promise<void> {
     pid: process.pid,
     version,
     build: buildId(),
+    environment: environmentKey(),
     sessions: sessions.size,
     rssBytes: process.memoryUsage.rss(),
+    serversRssBytes: descendantsRssBytes(process.pid),
     projects: projects.info(),
   });
 

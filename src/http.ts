@@ -5,28 +5,106 @@
  *   own host name, which fails here);
  * - `Origin`, when a browser sends one, must be that same address;
  * - `Authorization: Bearer <token>`, compared in constant time.
- * Each MCP session gets its own Workspace (own project, own language servers, started when a tool
- * first needs one, never by `initialize`); closing a session, or leaving it idle past `idleMs`,
- * stops its servers. At most `maxSessions` live at once: every session may hold a language server
- * per language (12 bare sessions on the small example took the machine from 1.2 to 2.8 GB), so the
- * next `initialize` is refused with 429 and what to do.
+ * Each MCP session gets its own engine (`attach`): by default a connection to the per-user daemon
+ * (`relayEngine`: the daemon serves it as it serves a stdio session, over the projects every session
+ * shares), or with --no-daemon a Workspace of its own in this process (`workspaceEngine`: own
+ * project, own language servers, started when a tool first needs one, never by `initialize`).
+ * Closing a session, or leaving it idle past `idleMs`, ends it (in-process: stops its servers; on
+ * the daemon: lets go of its share). At most `maxSessions` live at once: an in-process session may
+ * hold a language server per language (12 bare sessions on the small example took the machine
+ * from 1.2 to 2.8 GB), so the next `initialize` is refused with 429 and what to do.
  */
 import { randomUUID, timingSafeEqual } from "node:crypto";
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { PassThrough, Writable } from "node:stream";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import { isInitializeRequest, type JSONRPCMessage, type RequestId } from "@modelcontextprotocol/sdk/types.js";
 import type { Logger } from "./core/log.js";
 import { createServer } from "./server.js";
 import type { Workspace } from "./workspace/workspace.js";
+
+/** What serves one HTTP session's messages; `close` ends it (its servers, or its daemon share). */
+export interface SessionEngine {
+  close(): Promise<void>;
+}
+
+/** Connects a new session's transport to its engine, before the transport sees its first request. */
+export type AttachEngine = (transport: StreamableHTTPServerTransport) => Promise<SessionEngine>;
+
+/** In-process (--no-daemon): a workspace of the session's own, its servers stopped with it. */
+export function workspaceEngine(newWorkspace: () => Promise<Workspace>, log: Logger): AttachEngine {
+  return async (transport) => {
+    const workspace = await newWorkspace();
+    await createServer({ workspace, log }).connect(transport);
+    return { close: () => workspace.shutdown() };
+  };
+}
+
+/** A relay of newline-delimited JSON-RPC to the daemon (daemon/client.ts: openRelay), running. */
+export interface StreamRelay {
+  run(): Promise<void>;
+}
+
+/**
+ * Through the daemon: the session's messages go line by line to a relay of their own (the same
+ * relay as a stdio session's, so a daemon lost mid-call answers that call with an error and the next
+ * one starts a new daemon), and the daemon's lines come back to the transport. A notification that
+ * carries a request's progress token goes on that request's stream; others on the session's
+ * listening stream. Null from `openRelay`: no daemon could be reached, `fallback` serves the session.
+ */
+export function relayEngine(
+  openRelay: (input: NodeJS.ReadableStream, output: NodeJS.WritableStream) => Promise<StreamRelay | null>,
+  fallback: AttachEngine,
+  log: Logger,
+): AttachEngine {
+  return async (transport) => {
+    const input = new PassThrough();
+    const requestOf = new Map<unknown, RequestId>();
+    const output = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        let message: JSONRPCMessage;
+        try {
+          message = JSON.parse(chunk.toString("utf8")) as JSONRPCMessage;
+        } catch {
+          done();
+          return;
+        }
+        const token = (message as { params?: { progressToken?: unknown } }).params?.progressToken;
+        const related = token === undefined ? undefined : requestOf.get(token);
+        transport
+          .send(message, related === undefined ? undefined : { relatedRequestId: related })
+          // The request's stream is gone (its client left): nobody is waiting for this message.
+          .catch((e: unknown) => log.debug(`HTTP session message dropped: ${String(e)}`))
+          .finally(() => done());
+      },
+    });
+    const relay = await openRelay(input, output);
+    if (!relay) return fallback(transport);
+    transport.onmessage = (message) => {
+      const request = message as { id?: RequestId; params?: { _meta?: { progressToken?: unknown } } };
+      const token = request.params?._meta?.progressToken;
+      if (request.id !== undefined && token !== undefined) requestOf.set(token, request.id);
+      input.write(`${JSON.stringify(message)}\n`);
+    };
+    await transport.start();
+    const running = relay.run();
+    return {
+      close: async () => {
+        input.end();
+        await running;
+      },
+    };
+  };
+}
 
 export interface HttpOptions {
   port: number;
   /** Address to bind; loopback unless the user says otherwise. */
   host: string;
   token: string;
-  /** A fresh workspace for each MCP session (activating the start-up project, if any). */
-  newWorkspace: () => Promise<Workspace>;
+  /** The engine of each new MCP session (activating the start-up project, if any). */
+  attach: AttachEngine;
   /** Sessions with no request for this long are closed and their servers stopped. */
   idleMs: number;
   /** Sessions open at once; the next initialize gets 429. */
@@ -46,7 +124,7 @@ const tooLarge = `The request body is larger than ${maxHttpBodyBytes / 1024 / 10
 
 interface Session {
   transport: StreamableHTTPServerTransport;
-  workspace: Workspace;
+  engine: SessionEngine;
   lastSeen: number;
   /**
    * Requests of this session still being answered: a session is idle only when none is. A call
@@ -114,7 +192,7 @@ export async function serveHttp(options: HttpOptions): Promise<HttpHandle> {
     sessions.delete(id);
     log.info(`HTTP session closed (${why}); stopping its language servers`);
     await session.transport.close().catch(() => undefined);
-    await session.workspace.shutdown().catch((e: unknown) => log.warn("session shutdown failed", e));
+    await session.engine.close().catch((e: unknown) => log.warn("session shutdown failed", e));
   };
 
   const openSession = async (req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> => {
@@ -138,23 +216,27 @@ export async function serveHttp(options: HttpOptions): Promise<HttpHandle> {
     body: unknown,
     settle: () => void,
   ): Promise<void> => {
-    const workspace = await options.newWorkspace();
+    let engine: SessionEngine | undefined;
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: randomUUID,
       onsessioninitialized: (id) => {
-        sessions.set(id, { transport, workspace, lastSeen: Date.now(), inFlight: 0 });
+        if (engine) sessions.set(id, { transport, engine, lastSeen: Date.now(), inFlight: 0 });
         settle();
       },
     });
+    engine = await options.attach(transport);
+    const attached = engine;
+    // After the engine's own (an in-process McpServer's connect set one).
+    const engineOnClose = transport.onclose;
     transport.onclose = () => {
+      engineOnClose?.();
       const id = transport.sessionId;
       if (id !== undefined) void closeSession(id, "closed by the client");
-      else void workspace.shutdown();
+      else void attached.close();
     };
-    await createServer({ workspace, log }).connect(transport);
     await transport.handleRequest(req, res, body);
     // An initialize that failed leaves no session behind, nor its servers.
-    if (transport.sessionId === undefined || !sessions.has(transport.sessionId)) await workspace.shutdown();
+    if (transport.sessionId === undefined || !sessions.has(transport.sessionId)) await attached.close();
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {

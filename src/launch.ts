@@ -12,7 +12,7 @@
  * here at run time; `SCALPEL_CODE_CACHE_OUT` (set by scripts/bundle.mjs only) writes the cache at exit.
  */
 import { createHash } from "node:crypto";
-import { readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -25,6 +25,19 @@ const build = createHash("sha256").update(source).digest("hex").slice(0, 16);
 const cacheFile = `${bundle}.${build}.cache`;
 // Which build this is (src/core/startup.ts): a daemon of another build is never joined.
 (globalThis as { scalpelBuild?: string }).scalpelBuild = build;
+
+// `scalpel mcp` served by the daemon needs only the relay: its own small bundle (src/relay-main.ts),
+// which hands anything else back to the whole CLI below.
+const relayBundle = join(here, "relay.cjs");
+// SCALPEL_DAEMON=0 never relays: not even the small bundle is loaded then.
+if (process.argv[2] === "mcp" && process.env.SCALPEL_DAEMON !== "0" && existsSync(relayBundle)) {
+  const relay = createRequire(relayBundle)(relayBundle) as { relayMain(argv: string[]): Promise<string> };
+  const outcome = await relay.relayMain(process.argv.slice(2));
+  if (outcome === "served") process.exit(0);
+  if (outcome === "failed") process.exit(1);
+  // No daemon could be reached: the whole CLI serves the session, without trying again.
+  if (outcome === "in-process") process.env.SCALPEL_DAEMON = "0";
+}
 
 function cached(): Buffer | undefined {
   try {

@@ -15,6 +15,10 @@
 //   // @backends tsserver native:full   the same, the native pass in the full tier only
 //   // @serial <why>               it runs after the jobs that start servers, one at a time (timing-sensitive)
 //   // @alone <why>                it needs a process of its own (files share one otherwise, see below)
+//   // @via daemon                 it runs a second time, in a process of its own, through the default
+//                                  path: `scalpel mcp` relayed to the per-user daemon (test/helpers/mcp.ts)
+// Every other scalpel a test starts serves in-process (SCALPEL_DAEMON=0 in each job's environment):
+// isolated, and its servers under its own pid.
 // A job's output is printed whole when it ends; the last line counts every job's tests.
 import { spawn } from "node:child_process";
 import {
@@ -62,7 +66,12 @@ function tagsOf(file) {
     .split(/[\s,]+/)
     .filter((b) => fullTier || !b.endsWith(":full"))
     .map((b) => b.replace(/:full$/, "")) ?? [undefined];
-  return { backends, serial: /^\/\/ @serial\b/m.test(head), alone: /^\/\/ @alone\b/m.test(head) };
+  return {
+    backends,
+    serial: /^\/\/ @serial\b/m.test(head),
+    alone: /^\/\/ @alone\b/m.test(head),
+    viaDaemon: /^\/\/ @via daemon\b/m.test(head),
+  };
 }
 
 /**
@@ -122,7 +131,10 @@ const jobs = [...checks];
 const unitGroup = [];
 const e2eGroups = new Map(); // backend → files
 for (const file of files) {
-  const { backends, serial, alone } = tagsOf(file);
+  const { backends, serial, alone, viaDaemon } = tagsOf(file);
+  // Once more through the daemon, with the file's first backend: alone, its daemon its own.
+  if (viaDaemon)
+    jobs.push({ file: `${file} via daemon`, members: [file], backend: backends[0], serial, via: "daemon" });
   for (const backend of backends) {
     if (alone || serial) jobs.push({ file, backend, serial });
     else if (/^test\/(unit|integration)\//.test(file) && !backend) unitGroup.push(file);
@@ -224,6 +236,7 @@ function runJob(job) {
         env: {
           ...process.env,
           SCALPEL_HOME: home,
+          ...(job.via ? { SCALPEL_TEST_VIA: job.via } : { SCALPEL_DAEMON: "0" }),
           ...(job.backend ? { SCALPEL_TS_BACKEND: job.backend } : {}),
         },
       },

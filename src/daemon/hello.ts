@@ -39,8 +39,12 @@ export interface DaemonStatus {
   pid: number;
   version: string;
   build: string;
+  /** The key of the environment it was started with (daemon/env-key.ts). */
+  environment: string;
   sessions: number;
   rssBytes: number;
+  /** Every process below the daemon (its language servers), summed. */
+  serversRssBytes: number;
   projects: Array<{ name: string; sessions: number; servers: string[] }>;
 }
 

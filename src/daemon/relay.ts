@@ -76,7 +76,15 @@ export class Relay {
 
   constructor(private readonly options: RelayOptions) {}
 
-  /** Resolves when the host closes stdin. */
+  /**
+   * The first connection (starting a daemon if none answers), before anything is read from the
+   * host: false when no daemon could be reached, and the caller may serve the session itself.
+   */
+  async open(): Promise<boolean> {
+    return (await this.dial()) !== null;
+  }
+
+  /** Resolves when the host closes the input. */
   run(): Promise<void> {
     const { input } = this.options;
     input.on(

@@ -7,13 +7,19 @@
 import { spawn } from "node:child_process";
 import { closeSync, openSync } from "node:fs";
 
+export interface Detached {
+  pid: number | undefined;
+  /** True once the process has ended (it failed at start, or found another in its place). */
+  exited(): boolean;
+}
+
 /** `cwd`: a folder of the user's own, not the starter's (a project the daemon may outlive). */
 export function startDetached(
   command: string,
   args: readonly string[],
   stderrFile: string,
   cwd: string,
-): number | undefined {
+): Detached {
   // 0600: the log may name the user's projects.
   const fd = openSync(stderrFile, "a", 0o600);
   try {
@@ -23,8 +29,16 @@ export function startDetached(
       stdio: ["ignore", "ignore", fd],
       env: process.env,
     });
+    let ended = false;
+    // Seen while the starter still runs (unref'd: it does not keep the starter alive).
+    child.once("exit", () => {
+      ended = true;
+    });
+    child.once("error", () => {
+      ended = true;
+    });
     child.unref();
-    return child.pid;
+    return { pid: child.pid, exited: () => ended };
   } finally {
     closeSync(fd);
   }

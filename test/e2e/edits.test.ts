@@ -1,4 +1,5 @@
 // @backends tsserver native:full
+// @via daemon
 /**
  * replace_symbol_body / insert_before_symbol / insert_after_symbol on ts-basic over the built CLI:
  * unindented bodies land at the target's indentation, LF/CRLF and the BOM are preserved, dry runs

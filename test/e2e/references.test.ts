@@ -1,4 +1,5 @@
 // @backends tsserver native
+// @via daemon
 /**
  * find_referencing_symbols on ts-basic over the built CLI: every type-precise call site of
  * Money.multiplyByRate (inferred receivers, chains, array elements, await, callbacks, property

@@ -1,4 +1,5 @@
 // @backends tsserver native
+// @via daemon
 /**
  * rename_symbol on ts-basic over the built CLI: the dry run writes nothing and returns the diff;
  * the real rename changes exactly the type-precise call sites and the definition (never the

@@ -15,6 +15,9 @@ import { type FileChange, readFileChange } from "../../src/commit/edit-result.js
 import { type ListedSite, sitesOfFile } from "../../src/references/listing.js";
 import { copyFixture, repoRoot, type TempProject } from "./fixtures.js";
 import { sdkClient } from "./sdk-client.js";
+import { daemonDefaultEnv, relayed, testVia, type Via } from "./via-daemon.js";
+
+export { stopTestDaemons, testVia, type Via } from "./via-daemon.js";
 
 export const cliPath = join(repoRoot, "dist", "src", "cli.js");
 
@@ -215,6 +218,8 @@ export interface StartOptions {
    * (tests that activate fixtures by path under their temp folder).
    */
   projectsIn?: string[];
+  /** In-process (the default unless the file runs `@via daemon`) or through the default daemon path. */
+  via?: Via;
 }
 
 export async function startScalpel(opts: StartOptions = {}): Promise<ScalpelHandle> {
@@ -225,11 +230,18 @@ export async function startScalpel(opts: StartOptions = {}): Promise<ScalpelHand
   const projectsIn = opts.projectsIn ?? (opts.cwd !== undefined ? [opts.cwd] : []);
   for (const dir of projectsIn) args.push("--projects-in", dir);
   args.push(...(opts.args ?? []));
-  const transport = new ChildStdioTransport(process.execPath, args, opts.cwd ?? opts.project ?? repoRoot, {
+  const env: NodeJS.ProcessEnv = {
     ...process.env,
     SCALPEL_HOME: process.env.SCALPEL_HOME ?? defaultScalpelHome(),
+    ...((opts.via ?? testVia) === "in-process" ? { SCALPEL_DAEMON: "0" } : {}),
     ...opts.env,
-  });
+  };
+  const transport = new ChildStdioTransport(
+    process.execPath,
+    args,
+    opts.cwd ?? opts.project ?? repoRoot,
+    (opts.via ?? testVia) === "default" ? daemonDefaultEnv(env, cliPath) : env,
+  );
   const client = sdkClient("scalpel-e2e");
   try {
     await client.connect(transport, { timeout: CALL_TIMEOUT_MS });
@@ -243,6 +255,9 @@ export async function startScalpel(opts: StartOptions = {}): Promise<ScalpelHand
   }
   const pid = transport.child?.pid;
   if (pid === undefined) throw new Error("scalpel child has no pid");
+  // A file run `@via daemon` that silently served in-process (a daemon that could not start) would
+  // pass while testing nothing of the daemon: it must have relayed.
+  if (opts.via === undefined && testVia === "default") await relayed(transport);
   const hostPathLeaks: string[] = [];
   const handle: ScalpelHandle = {
     client,

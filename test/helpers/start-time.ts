@@ -11,7 +11,8 @@ export function timeToInitialize(project: string, env: Record<string, string> = 
   const began = performance.now();
   const child = spawn(process.execPath, [cliPath, "mcp", "--project", project, "--trust"], {
     stdio: ["pipe", "pipe", "ignore"],
-    env: { ...process.env, SCALPEL_LOG: "warn", ...env },
+    // In-process: what is timed is scalpel's own start, not a daemon's (bench/daemon times that).
+    env: { ...process.env, SCALPEL_LOG: "warn", SCALPEL_DAEMON: "0", ...env },
   });
   return new Promise((resolve, reject) => {
     let out = "";

@@ -83,27 +83,59 @@ test("a shared project is opened once, counted per session, kept warm, then clos
   await projects.closeAll();
 });
 
-test("the daemon is opt-in: --daemon or SCALPEL_DAEMON=1; --no-daemon and SCALPEL_DAEMON=0 keep the in-process mode", async () => {
-  const { daemonWanted } = await import("../../src/daemon-command.js");
+test("the daemon is the default: --no-daemon and SCALPEL_DAEMON=0 keep the in-process mode; --daemon and SCALPEL_DAEMON=1 ask for it", async () => {
+  const { daemonChoice } = await import("../../src/cli-options.js");
   const saved = process.env.SCALPEL_DAEMON;
+  const none = { daemon: false, noDaemon: false };
   try {
     delete process.env.SCALPEL_DAEMON;
-    assert.equal(daemonWanted({ daemon: false, noDaemon: false }), false, "the default is in-process");
-    assert.equal(daemonWanted({ daemon: true, noDaemon: false }), true);
+    assert.equal(daemonChoice(none), process.platform === "win32" ? "no" : "default");
+    assert.equal(daemonChoice({ daemon: true, noDaemon: false }), "asked");
+    assert.equal(daemonChoice({ daemon: false, noDaemon: true }), "no");
     process.env.SCALPEL_DAEMON = "1";
-    assert.equal(daemonWanted({ daemon: false, noDaemon: false }), true);
-    assert.equal(
-      daemonWanted({ daemon: false, noDaemon: true }),
-      false,
-      "the flag wins over the environment",
-    );
+    assert.equal(daemonChoice(none), "asked");
+    assert.equal(daemonChoice({ daemon: false, noDaemon: true }), "no", "the flag wins over the environment");
     process.env.SCALPEL_DAEMON = "0";
-    assert.equal(daemonWanted({ daemon: false, noDaemon: false }), false);
+    assert.equal(daemonChoice(none), "no");
+    assert.equal(daemonChoice({ daemon: true, noDaemon: false }), "asked");
     process.env.SCALPEL_DAEMON = "yes";
-    assert.throws(() => daemonWanted({ daemon: false, noDaemon: false }), /SCALPEL_DAEMON is 1/);
-    assert.throws(() => daemonWanted({ daemon: true, noDaemon: true }), /not both/);
+    assert.throws(() => daemonChoice(none), /SCALPEL_DAEMON is 1/);
+    assert.throws(() => daemonChoice({ daemon: true, noDaemon: true }), /not both/);
   } finally {
     if (saved === undefined) delete process.env.SCALPEL_DAEMON;
     else process.env.SCALPEL_DAEMON = saved;
   }
+});
+
+test("an environment that changes what servers run has another daemon; one that does not shares it", () => {
+  const base = { SCALPEL_HOME: home, PATH: "/usr/bin:/bin", TERM: "xterm" };
+  const socket = (env: NodeJS.ProcessEnv) => daemonPaths(env).socket;
+  const same = [
+    { ...base, TERM: "dumb", PWD: "/elsewhere", SHLVL: "3" },
+    { ...base, SCALPEL_HTTP_TOKEN: "a-token-of-the-client", SCALPEL_DAEMON: "1" },
+  ];
+  for (const env of same) assert.equal(socket(env), socket(base), JSON.stringify(env));
+  const other = [
+    { ...base, PATH: "/opt/go/bin:/usr/bin:/bin" },
+    { ...base, SCALPEL_TOOL_TIMEOUT: "5" },
+    { ...base, GOFLAGS: "-mod=vendor" },
+    { ...base, VIRTUAL_ENV: "/home/u/venv" },
+    { ...base, RUSTUP_TOOLCHAIN: "nightly" },
+  ];
+  for (const env of other) assert.notEqual(socket(env), socket(base), JSON.stringify(env));
+});
+
+test("every daemon of this build is listed, whatever its environment; another build's is not", async () => {
+  const { daemonsOfThisBuild } = await import("../../src/daemon/paths.js");
+  const env = { SCALPEL_HOME: join(home, "c"), PATH: "/usr/bin" };
+  const mine = [daemonPaths(env), daemonPaths({ ...env, PATH: "/bin" })];
+  const foreign = daemonPaths({ ...env, SCALPEL_DAEMON_BUILD_TAG: "other-build" });
+  secureDaemonDir(mine[0]!);
+  for (const p of [...mine, foreign]) writeFileSync(p.socket, "");
+  assert.deepEqual(
+    daemonsOfThisBuild(env)
+      .map((p) => p.socket)
+      .sort(),
+    mine.map((p) => p.socket).sort(),
+  );
 });
