@@ -22,6 +22,7 @@ import {
   bytesOf,
   checkExpected,
   type FileState,
+  knownState,
   loadState,
   notFound,
   readAhead,
@@ -29,7 +30,7 @@ import {
   setText,
   stale,
 } from "./file-state.js";
-import type { EditPlan } from "./plan.js";
+import type { EditPlan, KnownFile } from "./plan.js";
 import { writeAll } from "./write-all.js";
 
 export interface ApplyOptions {
@@ -137,12 +138,14 @@ export async function applyRecomputed(
 
 async function runPlan(plan: EditPlan, opts: ApplyOptions): Promise<ApplyResult> {
   const states = new Map<string, FileState>();
-  const ahead = readAhead(planPaths(plan));
+  const known = opts.dryRun ? knownFiles(plan) : new Map<string, KnownFile>();
+  const ahead = readAhead(planPaths(plan).filter((p) => !known.has(p.abs)));
   const load = async (path: CheckedPath): Promise<FileState> => {
     const hit = states.get(path.abs);
     if (hit) return hit;
+    const kept = known.get(path.abs);
     // A read that failed ahead is done again here, so its error comes in the plan's order.
-    const state = (await ahead.get(path.abs)) ?? (await loadState(path));
+    const state = kept ? knownState(path, kept) : ((await ahead.get(path.abs)) ?? (await loadState(path)));
     states.set(path.abs, state);
     return state;
   };
@@ -273,6 +276,20 @@ async function runPlan(plan: EditPlan, opts: ApplyOptions): Promise<ApplyResult>
   result.written = done.written;
   result.createdDirs = done.createdDirs;
   return result;
+}
+
+/**
+ * The files a dry run previews as kept between calls instead of reading them again (EditFileOp.known):
+ * a rename_symbol dry run on rxjs read its 29 files (five thread-pool round trips each) on every call
+ * although the pins had just taken the same texts from the kept ones.
+ */
+function knownFiles(plan: EditPlan): Map<string, KnownFile> {
+  const known = new Map<string, KnownFile>();
+  for (const op of plan) {
+    if (op.kind === "edit" && op.known && !op.known.lossy && op.known.text === op.expectedText)
+      known.set(op.path.abs, op.known);
+  }
+  return known;
 }
 
 /** The plan changes exactly the files of `expected`, to exactly those bytes; else stale. */

@@ -1,6 +1,7 @@
 /** Unified diffs for previews and results, with line endings normalised so CRLF files read cleanly. */
-import { FILE_HEADERS_ONLY, formatPatch, structuredPatch } from "diff";
+import { FILE_HEADERS_ONLY, formatPatch, type StructuredPatchHunk, structuredPatch } from "diff";
 import { stripBom } from "../text/positions.js";
+import { alignedHunks } from "./aligned-diff.js";
 
 export interface FileDiff {
   diff: string;
@@ -23,8 +24,16 @@ export const diffMillis = 2_000;
 /** The line that replaces the hunks of a file whose diff is too large to show. */
 const tooLargeNote = "(diff too large to show";
 
-/** `before`/`after` null: the file does not exist on that side. */
-export function unifiedDiff(rel: string, before: string | null, after: string | null): FileDiff {
+/**
+ * `before`/`after` null: the file does not exist on that side. `aligned` false: jsdiff even where
+ * the aligned fast path would answer (the test that compares the two).
+ */
+export function unifiedDiff(
+  rel: string,
+  before: string | null,
+  after: string | null,
+  aligned = true,
+): FileDiff {
   const a = display(before);
   const b = display(after);
   const oldName = before === null ? "/dev/null" : `a/${rel}`;
@@ -33,6 +42,12 @@ export function unifiedDiff(rel: string, before: string | null, after: string | 
   const change = changedBlock(a, b);
   // Every line count difference is an edit: no need to try when that alone is over the bound.
   if (Math.abs(change.removed - change.added) > maxDiffEditLines) return summaryOf(oldName, newName, change);
+  // Lines kept where they were (a rename): the hunks come from the changed lines (aligned-diff.ts).
+  if (aligned && change.removed === change.added && a.endsWith("\n") && b.endsWith("\n")) {
+    const from = change.from - 1;
+    const hunks = alignedHunks(change.x, change.y, from, from + change.removed, maxDiffEditLines / 2);
+    if (hunks) return patchOf(oldName, newName, hunks);
+  }
   // jsdiff walks the common lines too (an edit of 300 lines in the middle of 5 MB took 0.5 s):
   // it gets the changed block with its context lines only, and the hunks are moved back.
   const skip = Math.max(0, change.from - 1 - context);
@@ -51,14 +66,26 @@ export function unifiedDiff(rel: string, before: string | null, after: string | 
     hunk.oldStart += skip;
     hunk.newStart += skip;
   }
+  return patchOf(oldName, newName, patch.hunks);
+}
+
+/** A file's diff from its hunks, with the lines it adds and removes. */
+function patchOf(oldName: string, newName: string, hunks: StructuredPatchHunk[]): FileDiff {
   let added = 0;
   let removed = 0;
-  for (const hunk of patch.hunks) {
+  for (const hunk of hunks) {
     for (const line of hunk.lines) {
       if (line.startsWith("+")) added++;
       else if (line.startsWith("-")) removed++;
     }
   }
+  const patch = {
+    oldFileName: oldName,
+    newFileName: newName,
+    oldHeader: undefined,
+    newHeader: undefined,
+    hunks,
+  };
   return { diff: formatPatch(patch, FILE_HEADERS_ONLY), added, removed };
 }
 
@@ -87,6 +114,9 @@ interface Block {
   added: number;
   before: number;
   after: number;
+  /** Every line of each text (`linesOf`). */
+  x: string[];
+  y: string[];
 }
 
 function changedBlock(a: string, b: string): Block {
@@ -107,6 +137,8 @@ function changedBlock(a: string, b: string): Block {
     added: y.length - head - tail,
     before: x.length,
     after: y.length,
+    x,
+    y,
   };
 }
 
@@ -146,6 +178,23 @@ const hunkHeader = /^@@ -\d+(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/;
  * line may itself begin with `--`.
  */
 export function parsePatches(diff: string): FilePatch[] {
+  const hit = parsed.find((p) => p.diff === diff);
+  if (hit) return hit.patches;
+  const patches = parseDiff(diff);
+  parsed.unshift({ diff, patches });
+  parsed.length = Math.min(parsed.length, keptParses);
+  return patches;
+}
+
+/**
+ * The last diffs parsed, with their parts (read only). Fitting a dry run's answer parses the same
+ * whole diff at each of its steps (and the files' summary once more at each): a rename of 29 files on
+ * rxjs parsed one diff 6 times a call.
+ */
+const parsed: Array<{ diff: string; patches: FilePatch[] }> = [];
+const keptParses = 4;
+
+function parseDiff(diff: string): FilePatch[] {
   const lines = diff.split("\n");
   const out: FilePatch[] = [];
   let i = 0;
@@ -211,28 +260,37 @@ export function parsePatches(diff: string): FilePatch[] {
 /**
  * The longest front part of `patches` whose text costs at most `budget` (by `cost`, e.g. its length
  * as a JSON string): whole files; when not even the first file fits, that file's first whole hunks.
- * Never a part of a hunk.
+ * Never a part of a hunk. `cost` adds up over joined texts (`cost("")` counted once, a JSON
+ * string's quotes): each part is measured once, not the growing front part again at every file.
  */
 export function cutPatches(
   patches: FilePatch[],
   budget: number,
   cost: (text: string) => number,
 ): { diff: string; files: number; hunks: number } {
+  const empty = cost("");
+  const costOf = (text: string) => cost(text) - empty;
   let diff = "";
+  let used = empty;
   let files = 0;
   for (const p of patches) {
     const text = p.header + p.hunks.join("");
-    if (cost(diff + text) > budget) break;
+    const c = costOf(text);
+    if (used + c > budget) break;
     diff += text;
+    used += c;
     files++;
   }
   if (files > 0 || patches.length === 0) return { diff, files, hunks: 0 };
   const first = patches[0]!;
   let hunks = 0;
   diff = first.header;
+  used = empty + costOf(first.header);
   for (const h of first.hunks) {
-    if (cost(diff + h) > budget) break;
+    const c = costOf(h);
+    if (used + c > budget) break;
     diff += h;
+    used += c;
     hunks++;
   }
   return hunks === 0 ? { diff: "", files: 0, hunks: 0 } : { diff, files: 0, hunks };

@@ -6,6 +6,7 @@ import { AppError } from "../core/errors.js";
 import type { CheckedPath } from "../security/sandbox.js";
 import type { Eol } from "../text/lines.js";
 import { encodeText, readProjectText, type TextFormat } from "../text/read.js";
+import type { KnownFile } from "./plan.js";
 
 export interface FileState {
   path: CheckedPath;
@@ -83,6 +84,26 @@ export function bytesOf(st: FileState): Buffer | null {
 
 export function sameBytes(a: Buffer | null, b: Buffer | null): boolean {
   return a === null || b === null ? a === b : a.equals(b);
+}
+
+/**
+ * The state of a file from what a watched cache holds, without reading it (a dry run's preview, see
+ * EditFileOp.known): its bytes are its text encoded, which decoding kept exactly (not lossy).
+ */
+export function knownState(path: CheckedPath, known: KnownFile): FileState {
+  const format = { encoding: known.encoding, bom: known.bom };
+  const state: FileState = {
+    path,
+    originalBytes: encodeText(known.text, format),
+    original: known.text,
+    originalFormat: format,
+    current: known.text,
+    format,
+    eol: known.eol,
+    lossy: false,
+  };
+  if (known.mode !== undefined) state.mode = known.mode;
+  return state;
 }
 
 export async function loadState(path: CheckedPath): Promise<FileState> {

@@ -5,6 +5,10 @@
  */
 import type { CheckedPath } from "../security/sandbox.js";
 import type { TextEdit } from "../text/positions.js";
+import type { TextFile } from "../text/read.js";
+
+/** A file as a watched cache of its texts holds it (text and format, not its bytes). */
+export type KnownFile = Omit<TextFile, "bytes">;
 
 export interface EditFileOp {
   kind: "edit";
@@ -16,6 +20,12 @@ export interface EditFileOp {
    * edit_conflict with `details.reason === "stale"` (the caller may recompute on the new text).
    */
   expectedText?: string;
+  /**
+   * The file as the texts kept between calls hold it (while the watcher reports no change), its
+   * text `expectedText`: a dry run previews it without reading the disk again. An applied edit
+   * reads the disk under its lock whatever this says.
+   */
+  known?: KnownFile;
 }
 
 export interface CreateFileOp {

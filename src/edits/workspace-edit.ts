@@ -14,14 +14,23 @@ import type {
 } from "vscode-languageserver-protocol";
 import { AppError } from "../core/errors.js";
 import { secretFileError } from "../security/refusals.js";
-import type { CheckedPath, Sandbox } from "../security/sandbox.js";
+import type { CheckedPath, Located, Sandbox } from "../security/sandbox.js";
 import type { TextEdit } from "../text/positions.js";
 import type { EditPlan } from "./plan.js";
 
 type DocumentChange = TextDocumentEdit | CreateFile | RenameFile | DeleteFile;
 
-export function workspaceEditToPlan(edit: WorkspaceEdit, sandbox: Sandbox): EditPlan {
-  const paths = checkAll(edit, sandbox);
+/**
+ * `locate`: where a URI points, as the sandbox told before (references' kept places, while nothing
+ * under them changed): the sandbox's own check is a realpath and a stat a file, about 2 ms of each
+ * rename_symbol dry run of 29 files on rxjs (profiler).
+ */
+export function workspaceEditToPlan(
+  edit: WorkspaceEdit,
+  sandbox: Sandbox,
+  locate: (uri: string) => Located = (uri) => sandbox.fromUri(uri),
+): EditPlan {
+  const paths = checkAll(edit, locate);
   const checked = (uri: string): CheckedPath => paths.get(uri)!;
   const plan: EditPlan = [];
   // LSP: when both are present, `documentChanges` is the authoritative form.
@@ -91,11 +100,11 @@ function urisOf(edit: WorkspaceEdit): string[] {
  * Every URI through the gate before the plan exists: a file outside the project refuses the edit,
  * and so do secret files, all of them named in one refusal.
  */
-function checkAll(edit: WorkspaceEdit, sandbox: Sandbox): Map<string, CheckedPath> {
+function checkAll(edit: WorkspaceEdit, locate: (uri: string) => Located): Map<string, CheckedPath> {
   const paths = new Map<string, CheckedPath>();
   const secret = new Set<string>();
   for (const uri of urisOf(edit)) {
-    const where = sandbox.fromUri(uri);
+    const where = locate(uri);
     if (where.kind === "file") paths.set(uri, where.path);
     else if (where.kind === "secret") secret.add(where.file);
     else {

@@ -40,9 +40,9 @@ export function ownLine(snip: string, line: number, column: number): string {
 
 /**
  * The sites from the page's start that can matter to an answer of at most `max` characters: each
- * listed site costs at least its own line (with the code as the context step leaves it; an import
- * site its line number), so once those alone pass `max` the wrapper's page ends earlier, whatever
- * follows. The rest are left out before the wrapper fits the page (`total` still counts them):
+ * listed site costs at least its own line (its number, container and the code as the context step
+ * leaves it; an import site its line number) and each file its path, so once those alone pass `max`
+ * the wrapper's page ends earlier, whatever follows. The rest are left out before the wrapper fits the page (`total` still counts them):
  * measuring and cutting every site of a large answer again and again was the second cost of a
  * warm call after the server's own (40–60 ms for 1,000 sites). The page, `shown` and `next` are
  * the same as with every site listed.
@@ -52,13 +52,16 @@ export function listable(refs: readonly Reference[], max: number): readonly Refe
   for (let i = 0; i < refs.length; i++) {
     const r = refs[i]!;
     const prev = refs[i - 1];
+    if (prev?.relative_path !== r.relative_path) least += r.relative_path.length;
     if (r.import) least += String(r.line).length;
     // A site on the line of the one before may share its line: it costs its column at least.
     else if (prev && !prev.import && prev.relative_path === r.relative_path && prev.line === r.line)
       least += String(r.column).length;
     else {
-      const code = r.snippet === undefined ? "" : ownLine(r.snippet, r.line, r.column);
-      least += String(r.line).length + code.length;
+      // `LINE  CONTAINER  CODE` and its line break (siteText); a secret file's site, its line only.
+      least += String(r.line).length + 1;
+      if (!r.secret) least += 2 + (r.containing_symbol?.name_path ?? topLevel).length;
+      if (!r.secret && r.snippet !== undefined) least += 2 + ownLine(r.snippet, r.line, r.column).length;
     }
     if (least > max) return refs.slice(0, i + 1);
   }

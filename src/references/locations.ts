@@ -102,7 +102,8 @@ export class FileViews {
         : readTextFile(path.abs, path.rel).then(
             (f) => {
               // Lines are split per call, not kept: see SiteText.
-              const read: SiteText = { text: f.text };
+              const { text, bytes: _bytes, ...format } = f;
+              const read: SiteText = { text, format };
               if (mark !== undefined) this.kept?.keep(mark, path.abs, read);
               return read;
             },

@@ -18,10 +18,13 @@ import { dirname, sep } from "node:path";
 import { LRUCache } from "lru-cache";
 import { uriToPath } from "../lsp/uri.js";
 import type { Located } from "../security/sandbox.js";
+import type { TextFile } from "../text/read.js";
 import type { WatchedSession } from "./scope-cache.js";
 
 export interface SiteText {
   text: string;
+  /** How the file was read (encoding, BOM, line ending, mode): a rename's dry run previews it unread. */
+  format?: Omit<TextFile, "bytes" | "text">;
 }
 
 /** One reference site as the answer shows it, for one symbol asked about. */
@@ -108,9 +111,11 @@ export class SiteTextCache {
    * By URI. Locating each site again (a realpath and a stat per site: the sandbox's checks) cost
    * 25 ms of a warm call for 1,000 sites. Only a URI that spells its file's own path is kept (not
    * a symlinked alias), so the change reports that forget its text forget its place too. Bounded
-   * by count, the oldest kept out first (read with `peek`: a place is a few short strings).
+   * by count, the oldest kept out first (read with `peek`: a place is a few short strings). Counted
+   * as a size, not as the cache's `max`, which allocates its 100,000 slots at once: 20 ms of the
+   * first references call of a process.
    */
-  private readonly places = new LRUCache<string, Place>({ max: maxPlaces });
+  private readonly places = new LRUCache<string, Place>({ maxSize: maxPlaces, sizeCalculation: () => 1 });
   /** By file, bounded by weight, the least recently used file's facts out first. */
   private readonly facts: LRUCache<string, FileFacts>;
   /** Bumped by every reported change: a read that a change overtook is not kept. */

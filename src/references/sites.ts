@@ -16,6 +16,7 @@ import { isImportSite } from "./import-sites.js";
 import { keepSites, watchedFile } from "./known-sites.js";
 import { type FileView, FileViews, normalizeLocations, readAheadWidth, samePosition } from "./locations.js";
 import { askPerBatch, referenceScope, type ScopeQuery } from "./scope.js";
+import type { ScopeAhead } from "./scope-ahead.js";
 import { referenceScopeCache } from "./scope-cache.js";
 import { factKey, type SiteFacts, type SiteTextCache, siteTextCache } from "./site-text-cache.js";
 
@@ -50,6 +51,8 @@ export interface ReferenceQuery {
   node: SymbolNode;
   contextLines: number;
   signal?: AbortSignal;
+  /** The scope started before the symbol was resolved (scope-ahead.ts), used when it is this one's. */
+  ahead?: ScopeAhead;
 }
 
 export interface ReferenceAnswer {
@@ -75,7 +78,9 @@ export async function collectReferences(q: ReferenceQuery): Promise<ReferenceAns
     name: q.node.name,
     ...(q.signal ? { signal: q.signal } : {}),
   };
-  const prepared = await referenceScope(sq);
+  const early =
+    q.ahead && q.ahead.abs === q.abs && q.ahead.name === q.node.name ? await q.ahead.scope : undefined;
+  const prepared = early?.session === q.session ? early.prepared : await referenceScope(sq);
   const scope = prepared.scope;
   const incompleteReason = prepared.unchecked;
   const ask = (file: { abs: string; uri: string }) =>
@@ -194,8 +199,10 @@ export async function collectReferences(q: ReferenceQuery): Promise<ReferenceAns
       ...(project !== undefined ? { project } : {}),
     });
   }
-  if (!known && !overlaid && !incompleteReason && !q.signal?.aborted)
+  if (!known && !overlaid && !incompleteReason && !q.signal?.aborted) {
     await keepSites(q, scopeCache, mark, sitesKey, raw, projects, prepared.outside);
+    if (early?.session === q.session) early.keep();
+  }
   // Import sites first in each file: the answer lists them as one `imports` list per file, and a
   // page (offset) is a prefix of this order.
   const references = refs.sort(
@@ -288,6 +295,19 @@ function factsOf(
   };
 }
 
+/** Where a URI points, by the places kept between calls (`kept`) or else the sandbox, which is asked once. */
+export function placeOf(sandbox: Sandbox, kept?: SiteTextCache): (uri: string) => Located {
+  const mark = kept?.mark;
+  return (uri) => {
+    let where = kept?.place(uri, sandbox);
+    if (!where) {
+      where = sandbox.fromUri(uri);
+      if (mark !== undefined) kept?.keepPlace(mark, uri, sandbox, where);
+    }
+    return where;
+  };
+}
+
 /**
  * The sites inside the project, each once by its place (file, line, column): a server may name one
  * file by two URIs — a symlinked alias of the root, or a differently percent-encoded path — which
@@ -300,13 +320,9 @@ export function oncePerPlace(
 ): Array<{ loc: Location; where: Exclude<Located, { kind: "outside" }> }> {
   const placed = new Set<string>();
   const out: Array<{ loc: Location; where: Exclude<Located, { kind: "outside" }> }> = [];
-  const mark = kept?.mark;
+  const locate = placeOf(sandbox, kept);
   for (const loc of locations) {
-    let where = kept?.place(loc.uri, sandbox);
-    if (!where) {
-      where = sandbox.fromUri(loc.uri);
-      if (mark !== undefined) kept?.keepPlace(mark, loc.uri, sandbox, where);
-    }
+    const where = locate(loc.uri);
     if (where.kind === "outside") continue;
     const rel = where.kind === "file" ? where.path.rel : where.rel;
     const place = `${rel}:${loc.range.start.line}:${loc.range.start.character}`;

@@ -11,6 +11,7 @@ import {
   renderGrouped,
   withOwnLines,
 } from "../references/listing.js";
+import { scopeAhead } from "../references/scope-ahead.js";
 import { collectReferences, type Reference } from "../references/sites.js";
 import { resolveSymbol } from "../symbols/access.js";
 import { checkKinds } from "../symbols/kinds.js";
@@ -69,8 +70,11 @@ export const findReferencingSymbolsTool = defineTool({
     const project = ctx.project;
     const include = checkKinds(args.include_kinds, "include_kinds");
     const exclude = checkKinds(args.exclude_kinds, "exclude_kinds");
+    // The scope needs no position: asked while the position waits for the file's symbols.
+    const ahead = scopeAhead(project, args.relative_path, args.name_path, ctx.signal);
     const { file, node } = await resolveSymbol(project, args.relative_path, args.name_path, ctx.signal, true);
     const answer = await collectReferences({
+      ...(ahead ? { ahead } : {}),
       project,
       session: file.session,
       adapter: file.adapter,

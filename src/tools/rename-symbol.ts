@@ -15,6 +15,7 @@ import {
   type ScopeQuery,
 } from "../references/scope.js";
 import { siteTextCache } from "../references/site-text-cache.js";
+import { placeOf } from "../references/sites.js";
 import { resolveSymbol } from "../symbols/access.js";
 import { lineStarts, offsetAt, readTextFile } from "../text/positions.js";
 import { defineTool, writes } from "./kit/define.js";
@@ -56,14 +57,16 @@ function checkNewName(
  * at once, and kept between calls while the watcher reports no change (site-text-cache.ts): read
  * one after another, the 1,000 files of a rename on the bench's 1k project took 140–540 ms. A
  * kept text that the disk no longer holds makes the write refuse (the writer compares the pinned
- * text with the disk under its lock), never overwrite.
+ * text with the disk under its lock), never overwrite. A dry run previews the kept texts as they are
+ * (EditFileOp.known), without reading the files again.
  */
 async function pinExpectedTexts(plan: EditPlan, oldName: string, views: FileViews): Promise<void> {
   const edited = plan.flatMap((op) => (op.kind === "edit" ? [op] : []));
   await views.readAhead(edited.map((op) => op.path));
   for (const op of edited) {
     // Unreadable: read it again for the reader's own error (missing, binary, too large).
-    const text = (await views.text(op.path))?.text ?? (await readTextFile(op.path.abs, op.path.rel)).text;
+    const site = await views.text(op.path);
+    const text = site?.text ?? (await readTextFile(op.path.abs, op.path.rel)).text;
     const starts = lineStarts(text);
     for (const e of op.edits) {
       const current = text.slice(offsetAt(text, e.range.start, starts), offsetAt(text, e.range.end, starts));
@@ -75,6 +78,7 @@ async function pinExpectedTexts(plan: EditPlan, oldName: string, views: FileView
       }
     }
     op.expectedText = text;
+    if (site?.format) op.known = { ...site.format, text };
   }
 }
 
@@ -132,8 +136,9 @@ export const renameSymbolTool = defineTool({
         `The language server cannot rename ${node.namePath} (it may be declared in a library). Nothing was changed.`,
       );
     }
-    const plan = workspaceEditToPlan(edit, project.sandbox);
-    await pinExpectedTexts(plan, node.name, new FileViews(project, ctx.signal, siteTextCache(file.session)));
+    const kept = siteTextCache(file.session);
+    const plan = workspaceEditToPlan(edit, project.sandbox, placeOf(project.sandbox, kept));
+    await pinExpectedTexts(plan, node.name, new FileViews(project, ctx.signal, kept));
     // A rename from a server that lost its worker may cover only some of the sites.
     file.session.assertHealthy("renamed");
     const result = await commitPlan(ctx, plan, args.dry_run, {
