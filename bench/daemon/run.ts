@@ -19,6 +19,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { descendantsRssBytes } from "../../src/daemon/tree-memory.js";
+import { residentBytes } from "../../src/process/resident.js";
 import { generateLargeFixture } from "../../test/helpers/fixtures.js";
 import { cliPath, type ScalpelHandle, startScalpel } from "../../test/helpers/mcp.js";
 import { median, spread, table } from "../speed/measure.js";
@@ -33,14 +34,7 @@ const memoryTargetRatio = 1.2;
 const say = (s: string) => console.error(`[${new Date().toISOString().slice(11, 19)}] daemon bench: ${s}`);
 const mb = (bytes: number) => bytes / 1024 / 1024;
 
-function rssBytes(pid: number): number {
-  try {
-    const m = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-    return m ? Number(m[1]) * 1024 : 0;
-  } catch {
-    return 0;
-  }
-}
+const rssBytes = (pid: number): number => residentBytes(pid) ?? 0;
 
 /** The daemon's pid and log, from its folder under `home` (one daemon per round). */
 function daemonOf(home: string): { pid: number; log: string } | undefined {

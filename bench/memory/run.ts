@@ -9,11 +9,12 @@
 // minutes), MEM_COLD=0 skips the cold start when an index is there already; MEM_NODE_OPTIONS is
 // passed to scalpel's node (e.g. --heapsnapshot-signal=SIGUSR2 to look inside); MEM_WAIT_S bounds
 // each index build (default: 30 ms a file, at least 120 s).
-import { existsSync, readFileSync, realpathSync } from "node:fs";
+import { existsSync, realpathSync } from "node:fs";
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout } from "node:timers/promises";
+import { residentBytes } from "../../src/process/resident.js";
 import { symbolIndexFolder } from "../../src/symbols/index-store.js";
 import { generateLargeFixture } from "../../test/helpers/fixtures.js";
 import { callOk, type ScalpelHandle, startScalpel } from "../../test/helpers/mcp.js";
@@ -26,12 +27,8 @@ const cold = process.env.MEM_COLD !== "0";
 const say = (s: string) => console.error(`[${new Date().toISOString().slice(11, 19)}] ${s}`);
 
 function rssMb(pid: number): number | undefined {
-  try {
-    const m = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-    return m ? Number(m[1]) / 1024 : undefined;
-  } catch {
-    return undefined;
-  }
+  const bytes = residentBytes(pid);
+  return bytes === undefined ? undefined : bytes / 1024 / 1024;
 }
 
 async function until(h: ScalpelHandle, re: RegExp, ms: number): Promise<boolean> {

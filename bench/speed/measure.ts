@@ -1,6 +1,6 @@
 // Small measuring helpers for the speed bench: timings, their median and spread, and peak memory
 // read from /proc (Linux only; elsewhere the memory columns stay empty).
-import { readFileSync } from "node:fs";
+import { residentBytes } from "../../src/process/resident.js";
 import { descendants } from "../../test/helpers/mcp.js";
 
 export async function timed(fn: () => Promise<unknown>): Promise<number> {
@@ -26,12 +26,8 @@ export function spread(xs: readonly number[]): string {
 
 /** VmHWM (peak resident set) of one process in MB, undefined when it cannot be read. */
 export function peakRssMb(pid: number): number | undefined {
-  try {
-    const m = /^VmHWM:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-    return m ? Number(m[1]) / 1024 : undefined;
-  } catch {
-    return undefined;
-  }
+  const bytes = residentBytes(pid, "VmHWM");
+  return bytes === undefined ? undefined : bytes / 1024 / 1024;
 }
 
 /**

@@ -8,18 +8,7 @@ import { describe, it } from "node:test";
 import { structuredPatch } from "diff";
 import { alignedHunks } from "../../src/edits/aligned-diff.js";
 import { unifiedDiff } from "../../src/edits/diff.js";
-
-/** A small seeded generator (mulberry32): the same cases on every run. */
-function random(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 as random } from "../helpers/prng.js";
 
 // Few distinct lines, so that repeats (and other alignments as short as the line-by-line one) are common.
 const common = ["}", "", "  return x;", "foo(a);", "fooRenamed(a);", "const y = foo;"];
