@@ -15,7 +15,7 @@
 //   // @backends tsserver native:full   the same, the native pass in the full tier only
 //   // @serial <why>               it runs after the jobs that start servers, one at a time (timing-sensitive)
 //   // @alone <why>                it needs a process of its own (files share one otherwise, see below)
-//   // @via daemon                 it runs a second time, in a process of its own, through the default
+//   // @via daemon[:full]          it runs a second time, in a process of its own, through the default
 //                                  path: `scalpel mcp` relayed to the per-user daemon (test/helpers/mcp.ts)
 // Every other scalpel a test starts serves in-process (SCALPEL_DAEMON=0 in each job's environment):
 // isolated, and its servers under its own pid.
@@ -66,11 +66,13 @@ function tagsOf(file) {
     .split(/[\s,]+/)
     .filter((b) => fullTier || !b.endsWith(":full"))
     .map((b) => b.replace(/:full$/, "")) ?? [undefined];
+  const via = /^\/\/ @via daemon(:full)?\b/m.exec(head);
   return {
     backends,
     serial: /^\/\/ @serial\b/m.test(head),
     alone: /^\/\/ @alone\b/m.test(head),
-    viaDaemon: /^\/\/ @via daemon\b/m.test(head),
+    // `@via daemon:full`: the run through the daemon in the full tier (CI) only.
+    viaDaemon: via !== null && (via[1] === undefined || fullTier),
   };
 }
 

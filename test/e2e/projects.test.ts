@@ -1,5 +1,5 @@
 // @backends tsserver native:full
-// @via daemon
+// @via daemon:full
 /**
  * Which project answered, over the built CLI on ts-projects: a tsconfig that includes src/ only,
  * a test/ and a scripts/ folder outside every tsconfig, and a sub-package with its own tsconfig.
