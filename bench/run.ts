@@ -26,6 +26,7 @@ import { generateLargeFixture } from "../test/helpers/fixtures.js";
 import { callOk, type ScalpelHandle, startScalpel } from "../test/helpers/mcp.js";
 import { runDaemonBench } from "./daemon/run.js";
 import { runReal } from "./real/run.js";
+import { median, pairedRounds, timed } from "./speed/measure.js";
 import { runSpeed } from "./speed/run.js";
 
 const files = Number(process.env.BENCH_FILES ?? 300);
@@ -41,18 +42,6 @@ const backends = (process.env.BENCH_OVERHEAD_BACKENDS ?? "tsserver,native")
 /** The target for the bridge: at most 1.15× the raw request, or 5 ms more. */
 const targetRatio = 1.15;
 const targetExtraMs = 5;
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-}
-
-async function timed(fn: () => Promise<unknown>): Promise<number> {
-  const t = performance.now();
-  await fn();
-  return performance.now() - t;
-}
 
 interface Pair {
   label: string;
@@ -156,23 +145,19 @@ async function overhead(backend: string): Promise<unknown> {
       },
     ];
     const measured: Measured[] = pairs.map((p) => ({ label: p.label, raw: [], tool: [] }));
-    // One unmeasured round warms each path (first documentSymbol, first definition).
-    for (const p of pairs) {
-      await p.raw();
-      await p.tool();
-    }
-    for (let i = 0; i < rounds; i++) {
-      for (const [k, p] of pairs.entries()) {
-        const m = measured[k]!;
-        if (i % 2 === 0) {
-          m.raw.push(await timed(p.raw));
-          m.tool.push(await timed(p.tool));
-        } else {
-          m.tool.push(await timed(p.tool));
-          m.raw.push(await timed(p.raw));
-        }
-      }
-    }
+    // The unmeasured round warms each path (first documentSymbol, first definition).
+    await pairedRounds(pairs, rounds, {
+      first: async (p) => {
+        await p.raw();
+        await p.tool();
+      },
+      raw: async (p, k) => {
+        measured[k]!.raw.push(await timed(p.raw));
+      },
+      tool: async (p, k) => {
+        measured[k]!.tool.push(await timed(p.tool));
+      },
+    });
     await h.close();
     await session.shutdown();
 

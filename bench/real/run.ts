@@ -22,7 +22,7 @@ import type { LanguageAdapter } from "../../src/languages/adapter.js";
 import { LspSession } from "../../src/lsp/session.js";
 import { callOk, type ScalpelHandle, startScalpel } from "../../test/helpers/mcp.js";
 import { timeToInitialize } from "../../test/helpers/start-time.js";
-import { median, timed } from "../speed/measure.js";
+import { median, pairedRounds, timed } from "../speed/measure.js";
 import { type RealBase, type RealSymbol, realBases } from "./code-bases.js";
 
 const adapters: Record<string, LanguageAdapter> = {
@@ -215,23 +215,16 @@ async function measure(base: RealBase, dir: string, backend: string): Promise<un
     m.serverMs.push(share.serverMs);
     m.opened.push(share.opened);
   };
-  // One unmeasured round: each path's first call (a symbol's first scan, the first rename).
-  for (const p of pairs) {
-    await p.raw();
-    await p.tool();
-  }
-  for (let i = 0; i < rounds; i++) {
-    for (const [k, p] of pairs.entries()) {
-      const m = series[k]!;
-      if (i % 2 === 0) {
-        m.raw.push(await timed(p.raw));
-        await toolCall(p, m);
-      } else {
-        await toolCall(p, m);
-        m.raw.push(await timed(p.raw));
-      }
-    }
-  }
+  await pairedRounds(pairs, rounds, {
+    first: async (p) => {
+      await p.raw();
+      await p.tool();
+    },
+    raw: async (p, k) => {
+      series[k]!.raw.push(await timed(p.raw));
+    },
+    tool: (p, k) => toolCall(p, series[k]!),
+  });
   await h.close();
   await session.shutdown();
   const initialize = [];

@@ -16,6 +16,38 @@ export function median(xs: readonly number[]): number {
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 }
 
+/** What paired rounds do with each pair (its index `k` names its series). */
+export interface PairSteps<P> {
+  /** The unmeasured first call of each path (a symbol's first scan, the first rename). */
+  first(p: P): Promise<void>;
+  raw(p: P, k: number): Promise<void>;
+  tool(p: P, k: number): Promise<void>;
+}
+
+/**
+ * A raw request beside the scalpel tool that answers it: one unmeasured round, then `rounds`
+ * rounds in alternating order (raw first on even rounds, the tool first on odd), so that neither
+ * always runs second, after the other has warmed the server's caches.
+ */
+export async function pairedRounds<P>(
+  pairs: readonly P[],
+  rounds: number,
+  steps: PairSteps<P>,
+): Promise<void> {
+  for (const p of pairs) await steps.first(p);
+  for (let i = 0; i < rounds; i++) {
+    for (const [k, p] of pairs.entries()) {
+      if (i % 2 === 0) {
+        await steps.raw(p, k);
+        await steps.tool(p, k);
+      } else {
+        await steps.tool(p, k);
+        await steps.raw(p, k);
+      }
+    }
+  }
+}
+
 /** "median (min–max)" in ms, or seconds past 10 s; "—" for no samples. */
 export function spread(xs: readonly number[]): string {
   if (xs.length === 0) return "—";

@@ -26,7 +26,7 @@ import { LspSession } from "../../src/lsp/session.js";
 import { symbolIndexFolder } from "../../src/symbols/index-store.js";
 import { generateLargeFixture, type LargeFixture } from "../../test/helpers/fixtures.js";
 import { callOk, type ScalpelHandle, startScalpel } from "../../test/helpers/mcp.js";
-import { median, peakRssMb, spread, table, timed, treePeakRssMb } from "./measure.js";
+import { median, pairedRounds, peakRssMb, spread, table, timed, treePeakRssMb } from "./measure.js";
 import { measureVerify, type VerifyPair, verifyReport } from "./verify-pairs.js";
 
 // scalpel's own state (the symbol index this bench removes per cold round) lives under SCALPEL_HOME:
@@ -257,31 +257,21 @@ async function runOne(backend: Backend, n: number, say: (s: string) => void): Pr
       },
     ];
     const measured: PairResult[] = pairs.map((p) => ({ label: p.label, raw: [], scalpel: [] }));
-    for (const p of pairs) {
-      await attempt(notes, `first raw ${p.label}`, async () => p.raw?.());
-      await attempt(notes, `first ${p.label}`, p.tool);
-    }
     const wr = warmRounds(n);
-    for (let i = 0; i < wr; i++) {
-      for (const [k, p] of pairs.entries()) {
-        const m = measured[k]!;
-        const raw = async () => {
-          const t = p.raw ? await attempt(notes, `raw ${p.label}`, () => timed(p.raw!)) : undefined;
-          if (t !== undefined) m.raw.push(t);
-        };
-        const tool = async () => {
-          const t = await attempt(notes, p.label, () => timed(p.tool));
-          if (t !== undefined) m.scalpel.push(t);
-        };
-        if (i % 2 === 0) {
-          await raw();
-          await tool();
-        } else {
-          await tool();
-          await raw();
-        }
-      }
-    }
+    await pairedRounds(pairs, wr, {
+      first: async (p) => {
+        await attempt(notes, `first raw ${p.label}`, async () => p.raw?.());
+        await attempt(notes, `first ${p.label}`, p.tool);
+      },
+      raw: async (p, k) => {
+        const t = p.raw ? await attempt(notes, `raw ${p.label}`, () => timed(p.raw!)) : undefined;
+        if (t !== undefined) measured[k]!.raw.push(t);
+      },
+      tool: async (p, k) => {
+        const t = await attempt(notes, p.label, () => timed(p.tool));
+        if (t !== undefined) measured[k]!.scalpel.push(t);
+      },
+    });
     result.warm = measured;
     // After the read-only pairs: these edits change the project (a body, a file's place).
     result.verify = await measureVerify(h, n, wr, notes);
