@@ -173,9 +173,20 @@ export function tsconfigFiles(config: string, root: string): string[] {
  * neither key nor an `extends` cannot name an output, and costs no compiler load.
  */
 export function tsconfigOutDirs(text: string, config: string, root: string): string[] {
+  return outDirsWithoutCompiler(text) ?? compilerOutDirs(config, root);
+}
+
+/**
+ * The output folders when the config's text alone tells them ([] for a config naming neither key
+ * nor an `extends`, `plainOutDirs` for a plain one); undefined: only the compiler can tell.
+ */
+export function outDirsWithoutCompiler(text: string): string[] | undefined {
   if (!/outDir|declarationDir|extends/.test(text)) return [];
-  const plain = plainOutDirs(text);
-  if (plain) return plain;
+  return plainOutDirs(text);
+}
+
+/** The output folders as the compiler reads the config at `config` (inside `root` only). */
+export function compilerOutDirs(config: string, root: string): string[] {
   const { outDir, declarationDir } = parse(config, root, false).parsed.options;
   return [outDir, declarationDir]
     .filter((d): d is string => typeof d === "string")

@@ -2,8 +2,8 @@
  * TypeScript's compiler module loaded with a V8 code cache made at build time (scripts/bundle.mjs),
  * as the CLI bundle is (src/launch.ts): compiling its 9 MB took 170–230 ms on a quiet 2-core
  * machine and 0.8–1.5 s under load, against 45–55 ms from the cache (measured, Node 20, typescript
- * 5.9.3). Where it sits: the cold path of the native backend's first references (the defining
- * tsconfig's file list is read with the config API; see typescript-native.ts `warmUp`).
+ * 5.9.3). Where it sits: the child process that reads a tsconfig with the config API
+ * (tsconfig-apart.ts), on the cold path of the native backend's first references.
  *
  * The cache is named by the package's version and the module's size (V8 itself checks only the
  * source's length, and a published version's file never changes); a cache V8 rejects (another Node)

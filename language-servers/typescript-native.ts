@@ -20,7 +20,7 @@ import type { AskProject, LanguageAdapter, ProjectCheck, ServerProbe } from "../
 import type { ServerSpec } from "../src/lsp/types.js";
 import { allLines } from "../src/text/lines.js";
 import { tscCheck } from "./tsc-check.js";
-import { tsconfigFiles, typescriptApi } from "./tsconfig-read.js";
+import { tsconfigFilesApart } from "./tsconfig-apart.js";
 import { typescriptCommon } from "./typescript.js";
 import { majorOf, readJson } from "./typescript-backend.js";
 import { inferredNote } from "./typescript-project.js";
@@ -123,11 +123,6 @@ function spec(root: string, trusted: boolean): ServerSpec | { missing: string } 
     // before) answered its TS2322 in 22 ms; after the overlay was lifted, none.
     checksUnsaved: true,
     requestTimeoutMs: 30_000,
-    // References read the defining tsconfig's file list with TypeScript's config API (askProject):
-    // loading it (0.8–1.5 s, blocking, on a loaded 2-core machine) came between the project's
-    // answer and the references request of the first call on date-fns; loaded while the server
-    // loads the project, it costs that call nothing.
-    warmUp: () => void typescriptApi(),
   };
 }
 
@@ -196,8 +191,8 @@ function markTypeAliases(symbols: DocumentSymbol[], lines: readonly string[]): D
 /**
  * 7.0.2's `custom/projectInfo` (an open document's URI) answers the tsconfig that holds the file,
  * `configFilePath: ""` for a file in no tsconfig (an inferred project). It lists no files: the
- * tsconfig's own patterns do (tsconfig-read.ts), so that references open the files outside the
- * project that mention the name first — like tsserver, the native server finds uses in a file
+ * tsconfig's own patterns do (tsconfig-read.ts, run in a child process by tsconfig-apart.ts), so
+ * that references open the files outside the project that mention the name first — like tsserver, the native server finds uses in a file
  * outside every tsconfig only while it is open (45 loose test files: 1 found without opening).
  */
 const askProject: AskProject = async (server, file, opts) => {
@@ -210,7 +205,7 @@ const askProject: AskProject = async (server, file, opts) => {
   );
   const config = res?.configFilePath ? res.configFilePath : null;
   if (!config) return { config, note: inferredNote };
-  return listFiles ? { config, files: tsconfigFiles(config, root) } : { config };
+  return listFiles ? { config, files: await tsconfigFilesApart(config, root) } : { config };
 };
 
 async function probe(root?: string): Promise<ServerProbe> {

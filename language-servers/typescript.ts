@@ -12,7 +12,7 @@ import type { ServerSpec } from "../src/lsp/types.js";
 import { allLines } from "../src/text/lines.js";
 import { npmOnboarding } from "./npm-facts.js";
 import { tscCheck } from "./tsc-check.js";
-import { tsconfigOutDirs } from "./tsconfig-read.js";
+import { tsconfigOutDirsApart } from "./tsconfig-apart.js";
 import { typescriptBackend } from "./typescript-backend.js";
 import { typescriptCodeActionCommand } from "./typescript-code-actions.js";
 import { checkFileNow } from "./typescript-diagnostics.js";
@@ -209,7 +209,7 @@ export const typescriptCommon: Omit<LanguageAdapter, "spec" | "untrusted"> = {
   otherSourceExtensions: [".mjs", ".cjs"],
   ignoredDirs: ["node_modules", "dist", "build"],
   dependencyDirs: ["node_modules"],
-  outputs: { manifests: ["tsconfig.json"], dirs: (text, at) => tsconfigOutDirs(text, at.abs, at.root) },
+  outputs: { manifests: ["tsconfig.json"], dirs: (text, at) => tsconfigOutDirsApart(text, at.abs, at.root) },
   // Jest/Vitest/Mocha conventions, and date-fns' `src/<fn>/test.ts` beside each function.
   testFiles: ["*.test.*", "*.spec.*", "test.*", "__tests__/", "test/", "tests/"],
   // tsserver is the only checker of TypeScript files and names every diagnostic "typescript"

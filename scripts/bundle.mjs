@@ -7,7 +7,9 @@
 // - scalpel.cjs.<hash>.cache: that code cache, made here by one run of the CLI (src/launch.ts).
 // - relay.cjs: what a `scalpel mcp` session served by the daemon loads instead (src/relay-main.ts).
 // - cli.js: the command itself (the path the README and every client config name), src/launch.ts.
-// TypeScript stays outside the bundle: it is loaded only when a tsconfig is read, by resolution
+// - tsconfig-reader.cjs: the child process that reads a tsconfig with TypeScript's config API
+//   (language-servers/tsconfig-apart.ts), so that the compiler never loads in scalpel's own.
+// TypeScript stays outside the bundles: it is loaded only when a tsconfig is read, by resolution
 // from node_modules as before.
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -45,27 +47,34 @@ const cjs = {
   define: { "import.meta.url": "__scalpelModuleUrl" },
   banner: { js: "var __scalpelModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
 };
-const [scalpel, launcher, relay] = await Promise.all([
-  build({
-    ...cjs,
-    entryPoints: [`${root}src/cli.ts`],
-    outfile: join(out, "scalpel.cjs"),
-    external: ["typescript"],
-    // jsonc-parser's `main` is a UMD build whose factory requires its own files by computed
-    // names, which a bundle cannot follow (the built CLI failed with "Cannot find module
-    // './impl/format'"); its ES module build bundles like any source.
-    alias: { "jsonc-parser": "jsonc-parser/lib/esm/main.js" },
-  }),
+const withTypescript = {
+  external: ["typescript"],
+  // jsonc-parser's `main` is a UMD build whose factory requires its own files by computed
+  // names, which a bundle cannot follow (the built CLI failed with "Cannot find module
+  // './impl/format'"); its ES module build bundles like any source.
+  alias: { "jsonc-parser": "jsonc-parser/lib/esm/main.js" },
+};
+const [scalpel, launcher, relay, tsconfigReader] = await Promise.all([
+  build({ ...cjs, ...withTypescript, entryPoints: [`${root}src/cli.ts`], outfile: join(out, "scalpel.cjs") }),
   build({ ...common, entryPoints: [`${root}src/launch.ts`], outfile: join(out, "cli.js"), format: "esm" }),
   build({ ...cjs, entryPoints: [`${root}src/relay-main.ts`], outfile: join(out, "relay.cjs") }),
+  build({
+    ...cjs,
+    ...withTypescript,
+    entryPoints: [`${root}language-servers/tsconfig-reader-main.ts`],
+    outfile: join(out, "tsconfig-reader.cjs"),
+  }),
 ]);
 mkdirSync(out, { recursive: true });
 // Each output is written beside the old one, then renamed over it: a session (or a test) starting
 // while the build runs finds the old CLI or the new one, never none. Maps first, so that new code
 // never points at an old map; the bundle before the command that loads it.
-const files = [...scalpel.outputFiles, ...relay.outputFiles, ...launcher.outputFiles].sort(
-  (a, b) => Number(b.path.endsWith(".map")) - Number(a.path.endsWith(".map")),
-);
+const files = [
+  ...scalpel.outputFiles,
+  ...relay.outputFiles,
+  ...tsconfigReader.outputFiles,
+  ...launcher.outputFiles,
+].sort((a, b) => Number(b.path.endsWith(".map")) - Number(a.path.endsWith(".map")));
 for (const file of files) {
   const tmp = `${file.path}.${process.pid}.tmp`;
   writeFileSync(tmp, file.contents, { mode: file.path.endsWith(".map") ? 0o644 : 0o755 });
@@ -99,6 +108,8 @@ const kept = new Set([
   "scalpel.cjs.map",
   "relay.cjs",
   "relay.cjs.map",
+  "tsconfig-reader.cjs",
+  "tsconfig-reader.cjs.map",
   cacheName,
   typescriptCache,
 ]);

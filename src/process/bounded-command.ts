@@ -5,6 +5,7 @@
  * a kill of the direct child would orphan.
  */
 import { setTimeout as sleep } from "node:timers/promises";
+import { execaSync } from "execa";
 import type { Logger } from "../core/log.js";
 import { type LaunchCommand, spawnServer, terminateGroup } from "./spawn.js";
 
@@ -98,4 +99,27 @@ export async function runBounded(
   };
   if (exit?.spawnError) run.spawnError = exit.spawnError;
   return run;
+}
+
+/**
+ * The synchronous form, for a step that must answer synchronously (the ignore rules' output
+ * folders). It blocks the event loop while the command runs, so it is for short commands that
+ * read nothing from stdin; a command past `timeoutMs` is killed. null when it did not exit by
+ * itself with status 0.
+ */
+export function runBoundedSync(launch: LaunchCommand, cwd: string, timeoutMs: number): string | null {
+  try {
+    const r = execaSync(launch.command, launch.args, {
+      cwd,
+      env: launch.env ?? {},
+      timeout: timeoutMs,
+      reject: false,
+      stdin: "ignore",
+      stderr: "ignore",
+      stripFinalNewline: false,
+    });
+    return r.exitCode === 0 && !r.timedOut ? r.stdout : null;
+  } catch {
+    return null;
+  }
 }
