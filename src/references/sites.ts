@@ -291,7 +291,11 @@ function factsOf(
       declares(view.roots, pos, q.node),
     import: isImportSite(view.lines, pos.line),
     container: container ? { namePath: container.namePath, kind: container.kind } : null,
-    line: siteLine(view.lines[pos.line] ?? "", pos.character),
+    // Copied out of the file's text (SiteFacts.line): the call holds every site's facts until it
+    // answers, and as slices they kept each site file's whole text alive with them. Measured on
+    // the generated 20k project's first references (native): a heap snapshot midway held 20 MB of
+    // texts through 5,135 sites' lines, and the call's peak RSS fell from 287 to 255 MB.
+    line: JSON.parse(JSON.stringify(siteLine(view.lines[pos.line] ?? "", pos.character))) as string,
   };
 }
 
