@@ -16,6 +16,7 @@
  * of the same line for `innerFrom(source)` twice); paging still counts sites.
  */
 import { z } from "zod";
+import { TextKeyedMemo } from "../core/text-keyed-memo.js";
 import { type Reference, siteLine } from "./sites.js";
 
 export const referenceFileSchema = z
@@ -217,17 +218,16 @@ const unitsOf = (p: Parsed) => p.imports.length + p.sites.reduce((n, s) => n + s
  * every step of its search for the longest page (the same entry strings each time), and parsing
  * them again was the largest own cost of a warm call with many sites — rxjs `Observable` (392
  * sites, native): about 5 ms of its 26 ms of scalpel CPU went to the counting (siteCount, parse), measured
- * with a CPU profile. Bounded by entries (an answer has one per file; the strings are the answer's
- * own, cleared all at once past the bound); a text is its own key, so nothing can go stale.
+ * with a CPU profile. Bounded by the entries' bytes (2 MiB, where the bound was 4,000
+ * entries), not by their count: one entry lists every site of its file, so a few thousand entries
+ * could hold any amount. A text is its own key, so nothing can go stale.
  */
-const knownUnits = new Map<string, number>();
-const maxKnownUnits = 4_000;
+const knownUnits = new TextKeyedMemo<number>(2 * 1024 * 1024);
 
 function unitsOfText(file: ReferenceFile): number {
   let n = knownUnits.get(file);
   if (n === undefined) {
     n = unitsOf(parse(file));
-    if (knownUnits.size >= maxKnownUnits) knownUnits.clear();
     knownUnits.set(file, n);
   }
   return n;

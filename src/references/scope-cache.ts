@@ -12,6 +12,7 @@
 import { join, sep } from "node:path";
 import { LRUCache } from "lru-cache";
 import type { Location } from "vscode-languageserver-protocol";
+import { stringBytes } from "../core/string-bytes.js";
 import type { ProjectAnswer } from "../servers/answering-project.js";
 import type { Mentions } from "./name-mentions.js";
 
@@ -23,11 +24,39 @@ export interface WatchedSession {
 }
 
 /**
- * Entries kept at most per map; the oldest kept go first (names asked for once are the common
- * case): reads `peek`, so a use does not renew an entry, only keeping it again does.
+ * What each map keeps at most, in bytes as the weights below estimate them; the oldest kept go
+ * first (names asked for once are the common case): reads `peek`, so a use does not renew an
+ * entry, only keeping it again does. Bounded by count (256 entries) before, one map could hold 256
+ * answers of the generated 20k project's `compute` — each 20,000 locations (~4 MB) — or as many
+ * 20,000-file project lists. An entry over the bound is kept alone (the cache refuses larger ones).
  */
-const maxEntries = 256;
-const bounded = <V extends object>() => new LRUCache<string, V>({ max: maxEntries });
+export const defaultMaxBytes = 16 * 1024 * 1024;
+const bounded = <V extends object>(maxBytes: number, weigh: (v: V) => number) =>
+  new LRUCache<string, V>({
+    maxSize: maxBytes,
+    sizeCalculation: (v) => Math.min(Math.max(Math.ceil(weigh(v)), 1), maxBytes),
+  });
+
+/** Estimated bytes of a small object: a location's range or position, a path, a Set or Map slot. */
+const objectBytes = 32;
+const sumOf = <T>(xs: Iterable<T>, f: (x: T) => number) => {
+  let n = 0;
+  for (const x of xs) n += f(x);
+  return n;
+};
+export const weighProject = (a: ProjectAnswer) =>
+  objectBytes + sumOf(a.files ?? [], (f) => stringBytes(f) + objectBytes);
+export const weighMentions = (m: Mentions) =>
+  objectBytes +
+  sumOf(m.files, (f) => stringBytes(f.abs) + stringBytes(f.rel) + 2 * objectBytes) +
+  sumOf(m.dirs, stringBytes);
+/** A location: the object, its range's three, and its URI (a string of its own per location, as parsed). */
+const weighSites = (k: KnownSites) =>
+  objectBytes +
+  sumOf(k.locations, (l) => 4 * objectBytes + stringBytes(l.uri)) +
+  sumOf(k.projects, ([rel, p]) => stringBytes(rel) + (p === null ? 0 : stringBytes(p)) + objectBytes) +
+  sumOf(k.outside, stringBytes) +
+  sumOf(k.folders, stringBytes);
 
 /**
  * What one references question found once every file of its scope was opened: the server's
@@ -51,17 +80,21 @@ export interface KnownSites {
 export class ReferenceScopeCache {
   /** Bumped by every reported change: a computation that saw a bump while it ran is not kept. */
   private generation = 0;
-  private readonly projects = bounded<ProjectAnswer>();
+  private readonly projects: LRUCache<string, ProjectAnswer>;
   /** Keyed by the project answer's file set (the scan's `skip`): a new project answer, new scans. */
   private mentions = new WeakMap<ReadonlySet<string>, LRUCache<string, Mentions>>();
-  private readonly sites = bounded<KnownSites>();
+  private readonly sites: LRUCache<string, KnownSites>;
   private readonly own: string;
   readonly stop: () => void;
 
+  /** `maxBytes`: what each map keeps at most (see `defaultMaxBytes`). */
   constructor(
     private readonly root: string,
     private readonly session: WatchedSession,
+    private readonly maxBytes = defaultMaxBytes,
   ) {
+    this.projects = bounded(maxBytes, weighProject);
+    this.sites = bounded(maxBytes, weighSites);
     // scalpel's own state (the symbol index, the undo journal) changes nothing a scope reads.
     this.own = join(root, ".scalpel") + sep;
     this.stop = session.onDiskChange((paths) => {
@@ -114,7 +147,7 @@ export class ReferenceScopeCache {
     if (!this.allWatched(found) && (found.stopped || !found.dirs.some((d) => this.watchesRel(d)))) return;
     let byName = this.mentions.get(skip);
     if (!byName) {
-      byName = bounded<Mentions>();
+      byName = bounded(this.maxBytes, weighMentions);
       this.mentions.set(skip, byName);
     }
     byName.set(name, found);

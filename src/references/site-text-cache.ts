@@ -16,6 +16,7 @@
  */
 import { dirname, sep } from "node:path";
 import { LRUCache } from "lru-cache";
+import { stringBytes } from "../core/string-bytes.js";
 import { uriToPath } from "../lsp/uri.js";
 import type { Located } from "../security/sandbox.js";
 import type { TextFile } from "../text/read.js";
@@ -34,7 +35,10 @@ export interface SiteFacts {
   /** An import or re-export that only names the symbol. */
   import: boolean;
   container: { namePath: string; kind: string } | null;
-  /** The site's line as quoted with context_lines 0. */
+  /**
+   * The site's line as quoted with context_lines 0: a string of its own, never a slice of the
+   * file's text (V8 keeps a slice's whole parent alive), or the facts would keep the text.
+   */
   line: string;
 }
 
@@ -46,14 +50,14 @@ export function factKey(
   return `${pos.line}:${pos.character}:${like.kind}:${like.name}`;
 }
 
-/** What a kept fact weighs besides its strings: the Map entry and the object, in characters. */
+/** What a kept fact weighs besides its strings: the Map entry and the objects, in bytes. */
 const factOverhead = 96;
 /**
- * Facts kept at most, weighed in characters (`factOverhead` and their strings): ~16 MB, about
+ * Facts kept at most, in bytes (`factOverhead` and their strings, string-bytes.ts): 16 MiB, about
  * 100,000 sites of the bench's projects (each of whose files has one site). The least recently
  * used file's go first.
  */
-const defaultMaxFactChars = 16 * 1024 * 1024;
+const defaultMaxFactBytes = 16 * 1024 * 1024;
 
 /** Where a site's URI points, as the sandbox told: kept like the texts, for the sandbox that told. */
 interface Place {
@@ -63,7 +67,7 @@ interface Place {
 }
 
 /**
- * Characters kept at most (UTF-16 units; ASCII text takes a byte each). Before the facts were
+ * Bytes of text kept at most (string-bytes.ts: ASCII text takes a byte a character). Before the facts were
  * kept, the site files of one call were all needed again by the next: at 16 Mi characters the
  * 5,000 site files of the generated 5k project (4 KB each) did not fit, and dropping the oldest
  * made every warm call miss every file (a warm find_referencing_symbols 9× the raw request). A
@@ -73,49 +77,59 @@ interface Place {
  * pushing out texts unused for `staleMs`; past that the newcomer is not kept, so a working set
  * larger than the bound still hits for the part that fits.
  */
-const defaultMaxChars = 32 * 1024 * 1024;
+const defaultMaxTextBytes = 32 * 1024 * 1024;
 /** A kept text unused this long may make room for another. */
 const defaultStaleMs = 60_000;
-/** Site places kept at most; the oldest go first. */
-const maxPlaces = 100_000;
+/**
+ * Bytes of site places kept at most (their strings and `placeOverhead` each; ~100,000 places of
+ * the bench's projects); the oldest go first.
+ */
+const maxPlaceBytes = 16 * 1024 * 1024;
+/** A place's objects (the entry, the place, its Located and CheckedPath), in bytes. */
+const placeOverhead = 128;
 
 export interface SiteTextBounds {
-  maxChars?: number;
-  maxFactChars?: number;
+  maxTextBytes?: number;
+  maxFactBytes?: number;
   staleMs?: number;
   now?: () => number;
 }
 
-/** A kept text and when it was last used (the staleness that lets it make room). */
+/** A kept text, what it weighs (bytes) and when it was last used (the staleness that lets it make room). */
 interface KeptText {
   site: SiteText;
+  bytes: number;
   usedAt: number;
 }
 
 /** A file's facts by `factKey`, and their weight. */
 interface FileFacts {
   byKey: Map<string, SiteFacts>;
-  chars: number;
+  bytes: number;
 }
 
-/** Weights are positive integers to the caches; an empty text still takes an entry. */
-const weightOf = (chars: number) => Math.max(chars, 1);
-
 export class SiteTextCache {
-  /** Bounded by characters; least recently used first (`rkeys`). */
+  /** Bounded by bytes; least recently used first (`rkeys`). */
   private readonly texts: LRUCache<string, KeptText>;
-  private readonly maxChars: number;
+  private readonly maxTextBytes: number;
   private readonly staleMs: number;
   private readonly now: () => number;
   /**
    * By URI. Locating each site again (a realpath and a stat per site: the sandbox's checks) cost
    * 25 ms of a warm call for 1,000 sites. Only a URI that spells its file's own path is kept (not
    * a symlinked alias), so the change reports that forget its text forget its place too. Bounded
-   * by count, the oldest kept out first (read with `peek`: a place is a few short strings). Counted
-   * as a size, not as the cache's `max`, which allocates its 100,000 slots at once: 20 ms of the
+   * by bytes, the oldest kept out first (read with `peek`: a place is a few short strings). A size
+   * bound, not the cache's `max` (a count), which allocated its 100,000 slots at once: 20 ms of the
    * first references call of a process.
    */
-  private readonly places = new LRUCache<string, Place>({ maxSize: maxPlaces, sizeCalculation: () => 1 });
+  private readonly places = new LRUCache<string, Place>({
+    maxSize: maxPlaceBytes,
+    sizeCalculation: (p, uri) =>
+      placeOverhead +
+      stringBytes(uri) +
+      stringBytes(p.abs) +
+      (p.where.kind === "file" ? stringBytes(p.where.path.rel) : 0),
+  });
   /** By file, bounded by weight, the least recently used file's facts out first. */
   private readonly facts: LRUCache<string, FileFacts>;
   /** Bumped by every reported change: a read that a change overtook is not kept. */
@@ -126,16 +140,13 @@ export class SiteTextCache {
     private readonly session: WatchedSession,
     bounds: SiteTextBounds = {},
   ) {
-    this.maxChars = bounds.maxChars ?? defaultMaxChars;
+    this.maxTextBytes = bounds.maxTextBytes ?? defaultMaxTextBytes;
     this.staleMs = bounds.staleMs ?? defaultStaleMs;
     this.now = bounds.now ?? Date.now;
-    this.texts = new LRUCache({
-      maxSize: this.maxChars,
-      sizeCalculation: (t) => weightOf(t.site.text.length),
-    });
+    this.texts = new LRUCache({ maxSize: this.maxTextBytes, sizeCalculation: (t) => t.bytes });
     this.facts = new LRUCache({
-      maxSize: bounds.maxFactChars ?? defaultMaxFactChars,
-      sizeCalculation: (f) => weightOf(f.chars),
+      maxSize: bounds.maxFactBytes ?? defaultMaxFactBytes,
+      sizeCalculation: (f) => f.bytes,
     });
     this.stop = session.onDiskChange((paths) => this.changed(paths));
   }
@@ -155,12 +166,12 @@ export class SiteTextCache {
   keep(mark: number, abs: string, text: SiteText): void {
     if (mark !== this.generation || !this.session.watches(dirname(abs))) return;
     this.texts.delete(abs);
-    const weight = weightOf(text.text.length);
-    if (weight > this.maxChars) return;
+    const weight = stringBytes(text.text);
+    if (weight > this.maxTextBytes) return;
     // Room is made only of texts unused for `staleMs`, least recently used first: at the first
     // recent one the newcomer is not kept instead (the cache alone would push out recent ones).
     const now = this.now();
-    let room = this.maxChars - this.texts.calculatedSize;
+    let room = this.maxTextBytes - this.texts.calculatedSize;
     const stale: string[] = [];
     let fits = room >= weight;
     for (const oldest of this.texts.rkeys()) {
@@ -168,11 +179,11 @@ export class SiteTextCache {
       const kept = this.texts.peek(oldest);
       if (!kept || now - kept.usedAt < this.staleMs) break;
       stale.push(oldest);
-      room += weightOf(kept.site.text.length);
+      room += kept.bytes;
       fits = room >= weight;
     }
     for (const key of stale) this.texts.delete(key);
-    if (fits) this.texts.set(abs, { site: text, usedAt: now });
+    if (fits) this.texts.set(abs, { site: text, bytes: weight, usedAt: now });
   }
 
   /** What sites of the file showed, while nothing under it changed. */
@@ -191,18 +202,19 @@ export class SiteTextCache {
     if (mark !== this.generation || !this.session.watches(dirname(abs))) return;
     const byKey = this.facts.peek(abs)?.byKey ?? new Map<string, SiteFacts>();
     if (byKey.has(key)) return;
-    // A line cut from the text points into it (V8 keeps a slice's whole parent): kept, it would
-    // keep the text too, whether or not the text is kept.
-    facts = { ...facts, line: JSON.parse(JSON.stringify(facts.line)) as string };
-    const weight = factOverhead + key.length + facts.line.length + (facts.container?.namePath.length ?? 0);
+    const weight =
+      factOverhead +
+      stringBytes(key) +
+      stringBytes(facts.line) +
+      (facts.container ? stringBytes(facts.container.namePath) : 0);
     byKey.set(key, facts);
     // Set again, as a new entry (the cache weighs an entry only when its value changes): the file
     // becomes the most recently used (as it is: its facts were just looked up), and the least
     // recently used files' facts make room.
-    this.facts.set(abs, { byKey, chars: (this.facts.peek(abs)?.chars ?? 0) + weight });
+    this.facts.set(abs, { byKey, bytes: (this.facts.peek(abs)?.bytes ?? 0) + weight });
   }
 
-  /** What is kept, in characters: texts, and facts by their weight. */
+  /** What is kept, in bytes as weighed: texts and facts. */
   get size(): { texts: number; facts: number } {
     return { texts: this.texts.calculatedSize, facts: this.facts.calculatedSize };
   }

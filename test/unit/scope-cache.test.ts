@@ -1,6 +1,6 @@
 /**
- * The reference scope kept between calls (src/references/scope-cache.ts): each map holds at most
- * 256 entries, the oldest kept going first (a use does not renew an entry, keeping it again does),
+ * The reference scope kept between calls (src/references/scope-cache.ts): each map holds what its
+ * byte bound allows, the oldest kept going first (a use does not renew an entry, keeping it again does),
  * and everything is forgotten on any reported change outside `.scalpel/`. End to end in
  * test/e2e/reference-scope-cache.test.ts.
  */
@@ -8,7 +8,12 @@ import * as assert from "node:assert/strict";
 import { join } from "node:path";
 import { test } from "node:test";
 import { type Mentions, refreshMentions, walkOrder } from "../../src/references/name-mentions.js";
-import { ReferenceScopeCache } from "../../src/references/scope-cache.js";
+import {
+  defaultMaxBytes,
+  ReferenceScopeCache,
+  weighMentions,
+  weighProject,
+} from "../../src/references/scope-cache.js";
 
 const root = "/project";
 
@@ -31,34 +36,46 @@ const answer = (n: number) => ({ project: `p${n}/tsconfig.json`, files: new Set(
 const file = (n: number) => join(root, `f${n}.ts`);
 const mentions = (n: number): Mentions => ({ files: [], dirs: [`d${n}`] });
 
-test("project answers: 256 kept, the oldest kept out first; a use does not renew one, keeping it again does", () => {
+// Names from 10 to 99 spell alike: every answer and scan below weighs the same.
+test("project answers: as many kept as their bytes allow, the oldest first out; a use does not renew one, keeping it again does", () => {
   const s = session();
-  const cache = new ReferenceScopeCache(root, s);
-  for (let n = 0; n < 256; n++) cache.keepProject(cache.mark, file(n), answer(n));
-  assert.equal(cache.project(file(0))?.project, "p0/tsconfig.json", "a use");
-  cache.keepProject(cache.mark, file(1), answer(1));
-  cache.keepProject(cache.mark, file(256), answer(256));
-  assert.equal(cache.project(file(0)), undefined, "the oldest kept went, though used just now");
-  assert.ok(cache.project(file(1)), "kept again: renewed");
-  cache.keepProject(cache.mark, file(257), answer(257));
-  assert.equal(cache.project(file(2)), undefined);
-  assert.ok(cache.project(file(1)) && cache.project(file(3)) && cache.project(file(257)));
+  const cache = new ReferenceScopeCache(root, s, 4 * weighProject(answer(10)));
+  for (let n = 10; n < 14; n++) cache.keepProject(cache.mark, file(n), answer(n));
+  assert.equal(cache.project(file(10))?.project, "p10/tsconfig.json", "a use");
+  cache.keepProject(cache.mark, file(11), answer(11));
+  cache.keepProject(cache.mark, file(14), answer(14));
+  assert.equal(cache.project(file(10)), undefined, "the oldest kept went, though used just now");
+  assert.ok(cache.project(file(11)), "kept again: renewed");
+  cache.keepProject(cache.mark, file(15), answer(15));
+  assert.equal(cache.project(file(12)), undefined);
+  assert.ok(cache.project(file(11)) && cache.project(file(13)) && cache.project(file(15)));
   s.changed(".scalpel/cache/x");
-  assert.ok(cache.project(file(3)), "scalpel's own state changes nothing");
+  assert.ok(cache.project(file(13)), "scalpel's own state changes nothing");
   s.changed("src/a.ts");
-  assert.equal(cache.project(file(3)), undefined, "any other change forgets every answer");
+  assert.equal(cache.project(file(13)), undefined, "any other change forgets every answer");
 });
 
-test("scans: 256 names kept per project file set, the oldest kept out first", () => {
+test("a large project's answers weigh their file lists: 16 MiB keeps a few of 20,000 files, not 256", () => {
   const cache = new ReferenceScopeCache(root, session());
+  const files = new Set(Array.from({ length: 20_000 }, (_, i) => `src/generated/module${i}.ts`));
+  const big = (n: number) => ({ project: `p${n}/tsconfig.json`, files });
+  assert.ok(weighProject(big(0)) > files.size * 30, "each path and its slot");
+  for (let n = 0; n < 256; n++) cache.keepProject(cache.mark, file(n), big(n));
+  const kept = Array.from({ length: 256 }, (_, n) => cache.project(file(n))).filter(Boolean).length;
+  assert.equal(kept, Math.floor(defaultMaxBytes / weighProject(big(0))));
+  assert.ok(cache.project(file(255)), "the newest stays");
+});
+
+test("scans: as many names kept per project file set as their bytes allow, the oldest first out", () => {
+  const cache = new ReferenceScopeCache(root, session(), 3 * weighMentions(mentions(10)));
   const skip = new Set(["a.ts"]);
   const other = new Set(["b.ts"]);
-  for (let n = 0; n < 257; n++) cache.keepMentions(cache.mark, skip, `name${n}`, mentions(n));
-  cache.keepMentions(cache.mark, other, "name0", mentions(0));
-  assert.equal(cache.mentionsOf(skip, "name0"), undefined);
-  assert.deepEqual(cache.mentionsOf(skip, "name1")?.dirs, ["d1"]);
-  assert.deepEqual(cache.mentionsOf(skip, "name256")?.dirs, ["d256"]);
-  assert.ok(cache.mentionsOf(other, "name0"), "each file set has its own bound");
+  for (let n = 10; n < 14; n++) cache.keepMentions(cache.mark, skip, `name${n}`, mentions(n));
+  cache.keepMentions(cache.mark, other, "name10", mentions(10));
+  assert.equal(cache.mentionsOf(skip, "name10"), undefined);
+  assert.deepEqual(cache.mentionsOf(skip, "name11")?.dirs, ["d11"]);
+  assert.deepEqual(cache.mentionsOf(skip, "name13")?.dirs, ["d13"]);
+  assert.ok(cache.mentionsOf(other, "name10"), "each file set has its own bound");
 });
 
 test("a scan some of whose folders are not watched is kept: only those are scanned again, in the walk's order", async () => {

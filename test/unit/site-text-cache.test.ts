@@ -81,10 +81,10 @@ test("a read that a change overtook is not kept", () => {
 test("past the size bound, texts unused for a while make room; recent ones stay and the newcomer is not kept", () => {
   const s = session();
   let now = 0;
-  const cache = new SiteTextCache(s, { maxChars: 10, staleMs: 1000, now: () => now });
+  const cache = new SiteTextCache(s, { maxTextBytes: 3 * (16 + 3) + 1, staleMs: 1000, now: () => now });
   const at = (n: number) => join(root, `f${n}.ts`);
   for (const n of [1, 2, 3]) cache.keep(cache.mark, at(n), site("xxx"));
-  // Full (9 of 10): a working set larger than the bound keeps the part that fits, call after call.
+  // Full (57 of 58 bytes: 3 and a header each): a working set larger than the bound keeps the part that fits, call after call.
   cache.keep(cache.mark, at(4), site("xxx"));
   assert.equal(cache.get(at(4)), undefined, "not kept: every kept text was used just now");
   assert.ok(cache.get(at(1)) && cache.get(at(2)) && cache.get(at(3)));
@@ -101,13 +101,12 @@ test("past the size bound, texts unused for a while make room; recent ones stay 
 // bounded by weight with the least recently used file's facts out first, forgotten like the texts.
 test("a site's facts are kept apart from its text, bounded, and forgotten when the file changes", () => {
   const s = session();
-  const cache = new SiteTextCache(s, { maxChars: 4, maxFactChars: 1000 });
+  const cache = new SiteTextCache(s, { maxTextBytes: 4, maxFactBytes: 1000 });
   const text = "export const x = compute(1);\n";
   const facts: SiteFacts = {
     declares: false,
     import: false,
     container: { namePath: "x", kind: "constant" },
-    // Cut from the text, as the references tool does.
     line: text.slice(0, 28),
   };
   const key = factKey({ line: 0, character: 17 }, { name: "compute", kind: "method" });
