@@ -20,7 +20,7 @@ import type { AskProject, LanguageAdapter, ProjectCheck, ServerProbe } from "../
 import type { ServerSpec } from "../src/lsp/types.js";
 import { allLines } from "../src/text/lines.js";
 import { tscCheck } from "./tsc-check.js";
-import { tsconfigFilesApart } from "./tsconfig-apart.js";
+import { prewarmTsconfigReader, tsconfigFilesApart } from "./tsconfig-apart.js";
 import { typescriptCommon } from "./typescript.js";
 import { majorOf, readJson } from "./typescript-backend.js";
 import { inferredNote } from "./typescript-project.js";
@@ -123,6 +123,11 @@ function spec(root: string, trusted: boolean): ServerSpec | { missing: string } 
     // before) answered its TS2322 in 22 ms; after the overlay was lifted, none.
     checksUnsaved: true,
     requestTimeoutMs: 30_000,
+    // References read the defining tsconfig's file list in a child process (tsconfig-apart.ts):
+    // its node start and compiler load (0.2–0.4 s under load) came between the project's answer
+    // and the references request of a cold first call; started while the server loads the
+    // project, the reader waits with the compiler loaded.
+    warmUp: prewarmTsconfigReader,
   };
 }
 

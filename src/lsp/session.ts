@@ -39,6 +39,8 @@ export class LspSession {
   private readonly gate: RequestGate;
   private readonly fileDiagnostics: FileDiagnostics;
   private readonly serverEdits = new ServerEdits();
+  private warmedUp = false;
+  private readonly log: Logger;
   /**
    * Marks the async work of the call that holds overlays (withOverlays): its own questions see
    * them; every other caller's request waits until they are lifted, so that no answer describes
@@ -63,6 +65,7 @@ export class LspSession {
     events: SessionOptions = {},
   ) {
     const log = logger.child(spec.id);
+    this.log = log;
     const rootUri = pathToUri(rootDir);
     this.readiness = new Readiness(spec.readiness, log, (title, message, percentage) =>
       events.onProgress?.(title, message, percentage),
@@ -97,7 +100,10 @@ export class LspSession {
       tick: () => this.store.tick(),
       whenInitialized: () => this.life.whenInitialized(),
       stopping: () => this.life.stopping,
-      onOpened: () => this.readiness.documentOpened(),
+      onOpened: () => {
+        this.readiness.documentOpened();
+        this.warmUpOnce();
+      },
       onSaved: () => this.fileDiagnostics.pushedCheck?.expectRun(),
     });
     this.gate = new RequestGate(
@@ -116,6 +122,20 @@ export class LspSession {
       this.disk,
       this.store,
     );
+  }
+
+  /** ServerSpec.warmUp, once, after the didOpen that set the server loading has gone out. */
+  private warmUpOnce(): void {
+    const warmUp = this.spec.warmUp;
+    if (this.warmedUp || !warmUp) return;
+    this.warmedUp = true;
+    setTimeout(() => {
+      try {
+        warmUp();
+      } catch (e) {
+        this.log.debug("warm-up failed (done again on first use)", e);
+      }
+    }, 20).unref();
   }
 
   get status(): SessionStatus {

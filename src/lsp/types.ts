@@ -113,6 +113,12 @@ export interface ServerSpec {
    * run) are not listed; any process of the tree that is stopped counts as stuck either way.
    */
   essentialProcesses?: readonly EssentialProcess[];
+  /**
+   * Work the adapter's own answers will need (a helper process to start), done once, shortly after
+   * the first document is opened: the server then loads its project and scalpel waits for it anyway.
+   * Done sooner (at spawn) it would hold up the handshake messages; later, a first answer.
+   */
+  warmUp?: () => void;
 }
 
 export interface EssentialProcess {

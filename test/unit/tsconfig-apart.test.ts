@@ -11,9 +11,14 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
-import { tsconfigFilesApart, tsconfigOutDirsApart } from "../../language-servers/tsconfig-apart.js";
+import {
+  prewarmTsconfigReader,
+  tsconfigFilesApart,
+  tsconfigOutDirsApart,
+} from "../../language-servers/tsconfig-apart.js";
 import { tsconfigFiles, tsconfigOutDirs } from "../../language-servers/tsconfig-read.js";
 import { repoRoot } from "../helpers/fixtures.js";
+import { commandOf, descendants } from "../helpers/mcp.js";
 
 const rxjs = "/tmp/scalpel-bench-tokens-cache/rxjs_7.8.2/package";
 
@@ -82,4 +87,20 @@ test("a config the child cannot read leaves the file list unknown; outside the r
   } finally {
     await rm(base, { recursive: true, force: true });
   }
+});
+
+test("a reader started ahead answers the next read with the same files, then is gone", async () => {
+  const readers = () =>
+    descendants(process.pid).filter((p) => commandOf(p).includes("tsconfig-reader.cjs serve"));
+  const [config, root] = [join(repoRoot, "tsconfig.test.json"), repoRoot];
+  prewarmTsconfigReader();
+  prewarmTsconfigReader();
+  const started = readers();
+  assert.equal(started.length, 1, "one reader at a time");
+  assert.deepEqual(await tsconfigFilesApart(config, root), tsconfigFiles(config, root));
+  assert.deepEqual(
+    readers().filter((p) => started.includes(p)),
+    [],
+    "the warm reader answered and exited",
+  );
 });
