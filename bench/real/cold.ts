@@ -4,14 +4,16 @@
 // this shared machine: a cold start is seconds of CPU on 2 cores. Each scalpel round also says when
 // its process asked the server to initialize (ms after its own start, from SCALPEL_LSP_TRACE) and
 // how long the server took to answer: what scalpel adds before and after the server's own work.
+import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
-import { mkdtemp } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Location } from "vscode-languageserver-protocol";
 import { log } from "../../src/core/log.js";
 import type { LanguageAdapter } from "../../src/languages/adapter.js";
 import { LspSession } from "../../src/lsp/session.js";
-import { callOk, startScalpel } from "../../test/helpers/mcp.js";
+import { callOk, cliPath, startScalpel } from "../../test/helpers/mcp.js";
 import { median } from "../speed/measure.js";
 
 export interface ColdRound {
@@ -120,5 +122,55 @@ export function coldLine(rounds: readonly ColdRound[], bound: number): string {
     `(${ratio.toFixed(2)}×, bound ${bound}×: ${ratio <= bound ? "met" : "missed"}); scalpel asked the server ` +
     `${asked.length ? ms(median(asked)) : "?"} after its start, initialize took ${init.length ? ms(median(init)) : "?"}` +
     (incomplete ? ` — ${incomplete} answer(s) incomplete` : "")
+  );
+}
+
+/**
+ * The default path (the per-user daemon): the first session's spawn → first complete references
+ * (it starts the daemon), then `rounds` later sessions, each spawned, asked and closed while the
+ * daemon keeps the project warm: what every session after a machine's first pays. A new home, so a
+ * new daemon, stopped at the end.
+ */
+export async function daemonRounds(
+  t: ColdTarget,
+  rounds: number,
+): Promise<{ first: number; later: number[] }> {
+  // A short folder: the daemon's socket path must fit a Unix socket's 107 bytes (src/daemon/paths.ts),
+  // and under the scratch folder it did not: every session fell back to in-process, saying so.
+  const home = await mkdtemp(join(tmpdir(), "sd-"));
+  const env = { SCALPEL_HOME: home, SCALPEL_TS_BACKEND: t.backend, SCALPEL_KEEP_WARM: "600" };
+  const session = async () => {
+    const t0 = performance.now();
+    const h = await startScalpel({ project: t.dir, env, via: "default" });
+    try {
+      const answer = await callOk<{ complete: boolean }>(h, "find_referencing_symbols", { ...t.symbol });
+      const took = performance.now() - t0;
+      if (!answer.complete) throw new Error("the daemon's answer was not complete");
+      if (/serving this session in-process/.test(h.stderr))
+        throw new Error(`the session was not served by the daemon:\n${h.stderr.slice(-2000)}`);
+      return took;
+    } finally {
+      await h.close();
+    }
+  };
+  try {
+    const first = await session();
+    const later: number[] = [];
+    for (let k = 0; k < rounds; k++) later.push(await session());
+    return { first, later };
+  } finally {
+    spawnSync(process.execPath, [cliPath, "daemon", "stop"], {
+      env: { ...process.env, ...env },
+      stdio: "ignore",
+    });
+    await rm(home, { recursive: true, force: true });
+  }
+}
+
+export function daemonLine(d: { first: number; later: number[] }, raw: number): string {
+  const later = median(d.later);
+  return (
+    `through the daemon (the default): first session ${ms(d.first)} (it starts the daemon); a later ` +
+    `session, spawn → first complete references ${ms(later)} (median of ${d.later.length}; ${(later / raw).toFixed(2)}× the raw cold)`
   );
 }

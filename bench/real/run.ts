@@ -24,7 +24,7 @@ import { callOk, type ScalpelHandle, startScalpel } from "../../test/helpers/mcp
 import { timeToInitialize } from "../../test/helpers/start-time.js";
 import { median, pairedRounds, timed } from "../speed/measure.js";
 import { type RealBase, type RealSymbol, realBases } from "./code-bases.js";
-import { type ColdRound, coldLine, coldRounds } from "./cold.js";
+import { type ColdRound, coldLine, coldRounds, daemonLine, daemonRounds } from "./cold.js";
 
 const adapters: Record<string, LanguageAdapter> = {
   tsserver: typescriptAdapter,
@@ -117,10 +117,9 @@ async function measure(base: RealBase, dir: string, backend: string): Promise<un
 
   // Cold: spawn → the first complete references, raw and scalpel alternately (bench/real/cold.ts).
   const scratch = join(dir, "..");
-  const cold = await coldRounds(
-    { dir, scratch, backend, adapter, symbol: first, position: positions[0]! },
-    coldRoundCount,
-  );
+  const target = { dir, scratch, backend, adapter, symbol: first, position: positions[0]! };
+  const cold = await coldRounds(target, coldRoundCount);
+  const daemon = await daemonRounds(target, coldRoundCount);
   const firstRaw = cold.firstRaw;
 
   // Warm: the raw server and scalpel, each started once and kept.
@@ -250,8 +249,8 @@ async function measure(base: RealBase, dir: string, backend: string): Promise<un
   const initialize = [];
   for (let i = 0; i < 5; i++) initialize.push(await timeToInitialize(dir, { SCALPEL_TS_BACKEND: backend }));
 
-  report(base, backend, { cold: cold.rounds, settled, initialize, series });
-  return { base: base.label, backend, rounds, cold: cold.rounds, initialize, series };
+  report(base, backend, { cold: cold.rounds, daemon, settled, initialize, series });
+  return { base: base.label, backend, rounds, cold: cold.rounds, daemon, initialize, series };
 }
 
 const ms = (x: number) => (x >= 1000 ? `${(x / 1000).toFixed(2)} s` : `${x.toFixed(x < 10 ? 1 : 0)} ms`);
@@ -261,6 +260,7 @@ function report(
   backend: string,
   r: {
     cold: ColdRound[];
+    daemon: { first: number; later: number[] };
     settled: boolean;
     initialize: number[];
     series: Series[];
@@ -270,6 +270,7 @@ function report(
     `\n${base.label} — ${backend}, ${rounds} paired rounds, medians (shared machine: read the ratios)`,
   );
   console.log(coldLine(r.cold, bound.cold));
+  console.log(daemonLine(r.daemon, median(r.cold.map((c) => c.raw))));
   console.log(`spawn → initialize answered: ${ms(median(r.initialize))} (median of ${r.initialize.length})`);
   if (!r.settled)
     console.log("(the symbol index build did not say it ended: warm figures may include its requests)");
