@@ -78,13 +78,17 @@ after(async () => {
 });
 
 /** `scalpel mcp --http 0` through the default path; resolves its port. */
-async function serveHttp(fx: TempProject, env: Record<string, string>): Promise<number> {
+async function serveHttp(fx: TempProject, env: Record<string, string>, args: string[] = []): Promise<number> {
   const clean: NodeJS.ProcessEnv = { ...process.env, ...env, SCALPEL_HTTP_TOKEN: "token-of-the-daemon-test" };
   delete clean.SCALPEL_DAEMON;
-  const child = spawn(process.execPath, [cliPath, "mcp", "--http", "0", "--project", fx.dir, "--trust"], {
-    env: clean,
-    stdio: ["ignore", "ignore", "pipe"],
-  });
+  const child = spawn(
+    process.execPath,
+    [cliPath, "mcp", "--http", "0", "--project", fx.dir, "--trust", ...args],
+    {
+      env: clean,
+      stdio: ["ignore", "ignore", "pipe"],
+    },
+  );
   children.push(child);
   let stderr = "";
   return new Promise((resolve, reject) => {
@@ -95,6 +99,43 @@ async function serveHttp(fx: TempProject, env: Record<string, string>): Promise<
       if (m) resolve(Number(m[1]));
     });
     child.once("exit", (code) => reject(new Error(`scalpel --http exited (${code}):\n${stderr}`)));
+  });
+}
+
+/** A bare initialize POSTed to an --http server: its status and body. */
+function postInitialize(port: number): Promise<{ status: number; body: string }> {
+  const payload = JSON.stringify({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+  });
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: "127.0.0.1",
+        port,
+        path: "/mcp",
+        method: "POST",
+        agent: false,
+        headers: {
+          Host: `127.0.0.1:${port}`,
+          Authorization: "Bearer token-of-the-daemon-test",
+          "Content-Type": "application/json",
+          Accept: "application/json, text/event-stream",
+        },
+      },
+      (res) => {
+        let body = "";
+        res.setEncoding("utf8");
+        res.on("data", (d: string) => {
+          body += d;
+        });
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+      },
+    );
+    req.on("error", reject);
+    req.end(payload);
   });
 }
 
@@ -215,5 +256,11 @@ describe("daemon as the default (e2e)", () => {
     });
     assert.equal(asked.status, 1, asked.stderr);
     assert.match(asked.stderr, /Error \(daemon_unavailable\): --daemon .* no daemon could be reached/);
+    // Over HTTP the same refusal reaches the client as 503 with the reason and what to do, not a 500.
+    const port = await serveHttp(fx, env, ["--daemon"]);
+    const refused = await postInitialize(port);
+    assert.equal(refused.status, 503, refused.body);
+    assert.match(refused.body, /no daemon could be reached.*--no-daemon.*daemon_unavailable/);
+    assert.ok(!refused.body.includes(env.SCALPEL_HOME!), "no host path in the refusal");
   });
 });
