@@ -201,14 +201,14 @@ async function measure(base: RealBase, dir: string, backend: string): Promise<un
       tool: () => callOk(h, "get_diagnostics_for_file", { relative_path: first.relative_path }),
     });
 
-  // The floor under every row: a call that asks no server (the MCP round trip over stdio, the
+  // The floor under every row: a call that asks no server and reads one folder (the MCP round trip over stdio, the
   // SDK's validation on both sides, scalpel's envelope), beside nothing at all on the raw side.
   pairs.push({
-    label: "floor: get_current_config ↔ nothing",
+    label: "floor: list_memories ↔ nothing",
     limit: Number.POSITIVE_INFINITY,
     extraMs: false,
     raw: () => Promise.resolve(),
-    tool: () => callOk(h, "get_current_config", {}),
+    tool: () => callOk(h, "list_memories", {}),
   });
   const series: Series[] = pairs.map((p) => ({
     label: p.label,
