@@ -26,7 +26,7 @@ import { version } from "./core/version.js";
 import { daemonAskedError, openRelay, relayToDaemon, sayServedInProcess } from "./daemon/client.js";
 import { daemonCommand, daemonStatusLines } from "./daemon-command.js";
 import { doctorReport } from "./doctor.js";
-import { type AttachEngine, relayEngine, serveHttp, workspaceEngine } from "./http.js";
+import type { AttachEngine } from "./http.js";
 import { killAllServersSync } from "./process/spawn.js";
 import { createServer, serveStdio } from "./server.js";
 import { allTools, toolsFor } from "./tools/index.js";
@@ -184,7 +184,8 @@ function httpIdleMs(): number {
  * is served in-process, said on stderr, unless --daemon asked for it), or with --no-daemon a
  * workspace of its own here.
  */
-function httpEngine(options: Options): AttachEngine {
+function httpEngine(options: Options, http: typeof import("./http.js")): AttachEngine {
+  const { relayEngine, workspaceEngine } = http;
   // A bare initialize starts nothing: the servers come with the first tool that needs them.
   const inProcess = workspaceEngine(() => startWorkspace(options, false), log);
   const choice = daemonChoice({ daemon: options.has("daemon"), noDaemon: options.has("no-daemon") });
@@ -208,14 +209,18 @@ async function serveMcpHttp(options: Options, portText: string): Promise<void> {
     throw new UsageError("SCALPEL_HTTP_TOKEN must be at least 16 characters long.");
   }
   const token = fromEnv ?? randomBytes(24).toString("base64url");
-  const handle = await serveHttp({
+  // Loaded here, not at start-up: the SDK's HTTP transport brings node:http2 and, through
+  // @hono/node-server's use of the global Response, Node's fetch implementation: ~25 ms of every
+  // stdio session's start (CPU profile of a cold start on rxjs), for a mode few sessions use.
+  const http = await import("./http.js");
+  const handle = await http.serveHttp({
     port,
     host,
     token,
     idleMs: httpIdleMs(),
     maxSessions: httpMaxSessions(),
     log,
-    attach: httpEngine(options),
+    attach: httpEngine(options, http),
   });
   installExitHandlers(() => handle.close(), { stdin: false });
   const url = `http://${host.includes(":") ? `[${host}]` : host}:${handle.port}/mcp`;

@@ -20,6 +20,7 @@ import type { AddressInfo } from "node:net";
 import { PassThrough, Writable } from "node:stream";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest, type JSONRPCMessage, type RequestId } from "@modelcontextprotocol/sdk/types.js";
+import { AppError } from "./core/errors.js";
 import type { Logger } from "./core/log.js";
 import { createServer } from "./server.js";
 import type { Workspace } from "./workspace/workspace.js";
@@ -224,7 +225,15 @@ export async function serveHttp(options: HttpOptions): Promise<HttpHandle> {
         settle();
       },
     });
-    engine = await options.attach(transport);
+    try {
+      engine = await options.attach(transport);
+    } catch (error) {
+      // No engine for this session (--daemon and no daemon): the client is told why and what to do,
+      // not a bare 500. AppError messages are written for the user and name no host path.
+      if (!(error instanceof AppError)) throw error;
+      log.warn(`HTTP session refused: ${error.message}`);
+      return refuse(res, 503, `${error.message} (${error.code})`, { "Retry-After": "10" });
+    }
     const attached = engine;
     // After the engine's own (an in-process McpServer's connect set one).
     const engineOnClose = transport.onclose;

@@ -14,7 +14,7 @@
 // First, before any script is compiled: V8 checks code caches against its flags (core/heap-growth.ts).
 import "./core/heap-growth.js";
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -22,8 +22,25 @@ import { Script } from "node:vm";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const bundle = join(here, "scalpel.cjs");
-const source = readFileSync(bundle, "utf8");
-const build = createHash("sha256").update(source).digest("hex").slice(0, 16);
+let source: string | undefined;
+const readSource = () => {
+  source ??= readFileSync(bundle, "utf8");
+  return source;
+};
+/**
+ * The build's id: the bundle's hash, which the build wrote beside it with the bundle's size
+ * (scripts/bundle.mjs). Hashed here only when that file is missing or names another size.
+ */
+function buildId(): string {
+  try {
+    const [id, size] = readFileSync(`${bundle}.build`, "utf8").trim().split(" ");
+    if (id && /^[0-9a-f]{16}$/.test(id) && statSync(bundle).size === Number(size)) return id;
+  } catch {
+    // No id file (a bundle built by hand): hash it.
+  }
+  return createHash("sha256").update(readSource()).digest("hex").slice(0, 16);
+}
+const build = buildId();
 const cacheFile = `${bundle}.${build}.cache`;
 // Which build this is (src/core/startup.ts): a daemon of another build is never joined.
 (globalThis as { scalpelBuild?: string }).scalpelBuild = build;
@@ -52,7 +69,7 @@ function cached(): Buffer | undefined {
 // The wrapper Node gives a CommonJS module; the first line (#!) is not JavaScript.
 const cachedData = cached();
 const script = new Script(
-  `(function (exports, require, module, __filename, __dirname) {${source.replace(/^#!.*/, "")}\n})`,
+  `(function (exports, require, module, __filename, __dirname) {${readSource().replace(/^#!.*/, "")}\n})`,
   { filename: bundle, cachedData },
 );
 // What `scalpel doctor` says of the start (src/core/startup.ts reads it).

@@ -1,20 +1,20 @@
 // The bench's real-repository tier (issue 21): rxjs 7.8.2 `src/`, zod 3.25.76 and date-fns (when
 // BENCH_DATE_FNS names a checkout; bench/real/code-bases.ts), on both TypeScript backends, scalpel
 // over MCP stdio beside the same server asked directly through the generic client, in one run.
-// Cold: spawn → the first complete references, raw then scalpel. Warm, after scalpel's symbol
+// Cold: spawn → the first complete references, raw and scalpel alternately. Warm, after scalpel's symbol
 // index settled: paired rounds (alternating which goes first) of references for three symbols,
 // find_declaration ↔ definition, rename_symbol dry run ↔ rename and, on the native server (pull
 // diagnostics), get_diagnostics_for_file ↔ textDocument/diagnostic. Each scalpel call is broken
 // down from SCALPEL_LSP_TRACE (time inside server requests, files opened) and scalpel's CPU time
 // (/proc): what is left is waiting — on the disk, pipes and the scheduler. Also spawn →
 // `initialize` (median of 5). BENCH_REAL (rxjs,zod,date-fns), BENCH_REAL_ROUNDS (5),
+// BENCH_REAL_COLD_ROUNDS (3: cold pairs, each with new processes and a new $SCALPEL_HOME),
 // BENCH_OVERHEAD_BACKENDS (tsserver,native), BENCH_REAL_JSON (a file for the figures).
 import { readFileSync, writeFileSync } from "node:fs";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout } from "node:timers/promises";
-import type { Location } from "vscode-languageserver-protocol";
 import { typescriptAdapter } from "../../language-servers/typescript.js";
 import { typescriptNativeAdapter } from "../../language-servers/typescript-native.js";
 import { log } from "../../src/core/log.js";
@@ -24,6 +24,7 @@ import { callOk, type ScalpelHandle, startScalpel } from "../../test/helpers/mcp
 import { timeToInitialize } from "../../test/helpers/start-time.js";
 import { median, pairedRounds, timed } from "../speed/measure.js";
 import { type RealBase, type RealSymbol, realBases } from "./code-bases.js";
+import { type ColdRound, coldLine, coldRounds, daemonLine, daemonRounds } from "./cold.js";
 
 const adapters: Record<string, LanguageAdapter> = {
   tsserver: typescriptAdapter,
@@ -34,7 +35,11 @@ const backends = (process.env.BENCH_OVERHEAD_BACKENDS ?? "tsserver,native")
   .map((b) => b.trim())
   .filter((b) => b in adapters);
 const rounds = Number(process.env.BENCH_REAL_ROUNDS ?? 5);
-/** Issue 21's bounds: warm references ≤ 1.5× raw or + 10 ms; rename dry run and cold ≤ 2×. */
+const coldRoundCount = Number(process.env.BENCH_REAL_COLD_ROUNDS ?? 3);
+/**
+ * Issue 21's bounds: warm references ≤ 1.5× raw or + 10 ms; rename dry run and cold ≤ 2×, with no
+ * allowance in ms. find_declaration and diagnostics are held to the references' bound.
+ */
 const bound = { references: 1.5, extraMs: 10, rename: 2, cold: 2 };
 
 interface Traced {
@@ -89,6 +94,8 @@ interface Series {
   cpuMs: number[];
   opened: number[];
   limit: number;
+  /** The bound allows + 10 ms as well (references, declaration, diagnostics; not rename). */
+  extraMs: boolean;
 }
 
 async function indexSettled(h: ScalpelHandle): Promise<boolean> {
@@ -108,32 +115,29 @@ async function measure(base: RealBase, dir: string, backend: string): Promise<un
   const positions = await Promise.all(base.symbols.map((s) => declaredAt(dir, s)));
   const first = base.symbols[0]!;
 
-  // Cold, raw: spawn → the first references answer (complete: tsserver runs without its syntax server).
-  const t0 = performance.now();
+  // Cold: spawn → the first complete references, raw and scalpel alternately (bench/real/cold.ts).
+  const scratch = join(dir, "..");
+  const target = { dir, scratch, backend, adapter, symbol: first, position: positions[0]! };
+  const cold = await coldRounds(target, coldRoundCount);
+  const daemon = await daemonRounds(target, coldRoundCount);
+  const firstRaw = cold.firstRaw;
+
+  // Warm: the raw server and scalpel, each started once and kept.
   const session = new LspSession(spec, dir, log.child("bench-raw"));
   session.start();
-  const docs = [await session.sync(join(dir, first.relative_path))];
+  const docs: Array<{ uri: string }> = [];
+  for (const s of base.symbols) docs.push(await session.sync(join(dir, s.relative_path)));
   const refsParams = (k: number) => ({
     textDocument: { uri: docs[k]!.uri },
     position: positions[k]!,
     context: { includeDeclaration: withDeclaration },
   });
-  const firstRaw = await session.request<Location[] | null>("textDocument/references", refsParams(0));
-  const rawCold = performance.now() - t0;
-  for (const s of base.symbols.slice(1)) docs.push(await session.sync(join(dir, s.relative_path)));
-
-  // Cold, scalpel: spawn → handshake → the first complete references.
-  const trace = join(dir, "..", `trace-${backend}.jsonl`);
+  const trace = join(scratch, `trace-${backend}.jsonl`);
   writeFileSync(trace, "");
-  const t1 = performance.now();
   const h = await startScalpel({
     project: dir,
     env: { SCALPEL_TS_BACKEND: backend, SCALPEL_LSP_TRACE: trace, SCALPEL_LOG: "info" },
   });
-  const cold = await callOk<{ complete: boolean; total: number }>(h, "find_referencing_symbols", {
-    ...first,
-  });
-  const toolCold = performance.now() - t1;
   const settled = await indexSettled(h);
 
   // A use in another file, for find_declaration ↔ definition.
@@ -151,11 +155,13 @@ async function measure(base: RealBase, dir: string, backend: string): Promise<un
   const pairs: Array<{
     label: string;
     limit: number;
+    extraMs: boolean;
     raw: () => Promise<unknown>;
     tool: () => Promise<unknown>;
   }> = base.symbols.map((s, k) => ({
     label: `references ${s.name_path}`,
     limit: bound.references,
+    extraMs: true,
     raw: () => session.request("textDocument/references", refsParams(k)),
     tool: () => callOk(h, "find_referencing_symbols", { ...s }),
   }));
@@ -163,6 +169,7 @@ async function measure(base: RealBase, dir: string, backend: string): Promise<un
     pairs.push({
       label: "find_declaration ↔ definition",
       limit: bound.references,
+      extraMs: true,
       raw: () =>
         session.request("textDocument/definition", {
           textDocument: { uri: siteDoc.uri },
@@ -179,6 +186,7 @@ async function measure(base: RealBase, dir: string, backend: string): Promise<un
   pairs.push({
     label: "rename dry run ↔ rename",
     limit: bound.rename,
+    extraMs: false,
     raw: () =>
       session.request("textDocument/rename", { ...refsParams(0), newName: `${first.name_path}Renamed` }),
     tool: () =>
@@ -188,13 +196,24 @@ async function measure(base: RealBase, dir: string, backend: string): Promise<un
     pairs.push({
       label: "get_diagnostics_for_file ↔ diagnostic",
       limit: bound.rename,
+      extraMs: true,
       raw: () => session.request("textDocument/diagnostic", { textDocument: { uri: docs[0]!.uri } }),
       tool: () => callOk(h, "get_diagnostics_for_file", { relative_path: first.relative_path }),
     });
 
+  // The floor under every row: a call that asks no server and reads one folder (the MCP round trip over stdio, the
+  // SDK's validation on both sides, scalpel's envelope), beside nothing at all on the raw side.
+  pairs.push({
+    label: "floor: list_memories ↔ nothing",
+    limit: Number.POSITIVE_INFINITY,
+    extraMs: false,
+    raw: () => Promise.resolve(),
+    tool: () => callOk(h, "list_memories", {}),
+  });
   const series: Series[] = pairs.map((p) => ({
     label: p.label,
     limit: p.limit,
+    extraMs: p.extraMs,
     raw: [],
     tool: [],
     serverMs: [],
@@ -230,8 +249,8 @@ async function measure(base: RealBase, dir: string, backend: string): Promise<un
   const initialize = [];
   for (let i = 0; i < 5; i++) initialize.push(await timeToInitialize(dir, { SCALPEL_TS_BACKEND: backend }));
 
-  report(base, backend, { rawCold, toolCold, complete: cold.complete, settled, initialize, series });
-  return { base: base.label, backend, rounds, cold: { raw: rawCold, scalpel: toolCold }, initialize, series };
+  report(base, backend, { cold: cold.rounds, daemon, settled, initialize, series });
+  return { base: base.label, backend, rounds, cold: cold.rounds, daemon, initialize, series };
 }
 
 const ms = (x: number) => (x >= 1000 ? `${(x / 1000).toFixed(2)} s` : `${x.toFixed(x < 10 ? 1 : 0)} ms`);
@@ -240,21 +259,18 @@ function report(
   base: RealBase,
   backend: string,
   r: {
-    rawCold: number;
-    toolCold: number;
-    complete: boolean;
+    cold: ColdRound[];
+    daemon: { first: number; later: number[] };
     settled: boolean;
     initialize: number[];
     series: Series[];
   },
 ): void {
-  const coldRatio = r.toolCold / r.rawCold;
   console.log(
     `\n${base.label} — ${backend}, ${rounds} paired rounds, medians (shared machine: read the ratios)`,
   );
-  console.log(
-    `cold, spawn → first complete references: raw ${ms(r.rawCold)}, scalpel ${ms(r.toolCold)} (${coldRatio.toFixed(2)}×, bound ${bound.cold}×: ${coldRatio <= bound.cold ? "met" : "missed"})${r.complete ? "" : " — answer incomplete"}`,
-  );
+  console.log(coldLine(r.cold, bound.cold));
+  console.log(daemonLine(r.daemon, median(r.cold.map((c) => c.raw))));
   console.log(`spawn → initialize answered: ${ms(median(r.initialize))} (median of ${r.initialize.length})`);
   if (!r.settled)
     console.log("(the symbol index build did not say it ended: warm figures may include its requests)");
@@ -264,13 +280,13 @@ function report(
     const tool = median(m.tool);
     const server = median(m.serverMs);
     const cpu = median(m.cpuMs);
-    const met = tool <= raw * m.limit || tool - raw <= bound.extraMs;
+    const met = tool <= raw * m.limit || (m.extraMs && tool - raw <= bound.extraMs);
     return [
       m.label,
       ms(raw),
       ms(tool),
-      `${(tool / raw).toFixed(2)}×`,
-      `${m.limit}× ${met ? "met" : "missed"}`,
+      Number.isFinite(m.limit) ? `${(tool / raw).toFixed(2)}×` : "",
+      Number.isFinite(m.limit) ? `${m.limit}×${m.extraMs ? "/+10ms" : ""} ${met ? "met" : "missed"}` : "",
       ms(server),
       ms(cpu),
       ms(Math.max(0, tool - server - cpu)),

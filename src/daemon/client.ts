@@ -70,7 +70,7 @@ export async function relayToDaemon(session: RelayedSession): Promise<boolean> {
 export function daemonAskedError(): AppError {
   return new AppError(
     "daemon_unavailable",
-    "--daemon (or SCALPEL_DAEMON=1) was given and no daemon could be reached (why is above). Run with --no-daemon to serve in this process.",
+    "--daemon (or SCALPEL_DAEMON=1) was given and no daemon could be reached (scalpel's stderr says why). Run with --no-daemon to serve in this process.",
   );
 }
 

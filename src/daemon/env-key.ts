@@ -12,6 +12,7 @@
  * shared: only scalpel's own settings that the daemon reads, and variables of a toolchain's shape.
  */
 import { createHash } from "node:crypto";
+import { allToolchainVariables } from "../../language-servers/environment.js";
 
 /** scalpel's variables that only the client reads (or that name the daemon's folder already). */
 const clientOnly = new Set([
@@ -29,7 +30,8 @@ const clientOnly = new Set([
  * virtual environments: search paths (`PATH`, `…PATH`), homes and roots of an installation, flags,
  * toolchain pins, SDKs, options, environments, prefixes, proxies. By shape, not by name: which
  * variables a language's tools read is its adapter's knowledge (language-servers/), not this file's.
- * A toolchain variable of no such shape does not separate daemons (named in the README).
+ * Variables of no such shape that a language's tools read (GOOS, GOWORK, …) are named by the
+ * adapters' side (language-servers/environment.ts).
  */
 const toolchain =
   /^(?:[A-Z0-9_]*PATH|[A-Z0-9_]*HOME|[A-Z0-9_]*ROOT|[A-Z0-9_]*FLAGS|[A-Z0-9_]*TOOLCHAIN|[A-Z0-9_]*_SDK|[A-Z0-9_]*_OPTIONS|[A-Z0-9_]*_ENV|[A-Z0-9_]*PREFIX|[A-Z0-9_]*_PROXY)$/i;
@@ -40,7 +42,9 @@ export function mattersToDaemon(env: NodeJS.ProcessEnv): Array<[string, string]>
     .filter(
       (entry): entry is [string, string] =>
         entry[1] !== undefined &&
-        ((entry[0].startsWith("SCALPEL_") && !clientOnly.has(entry[0])) || toolchain.test(entry[0])),
+        ((entry[0].startsWith("SCALPEL_") && !clientOnly.has(entry[0])) ||
+          toolchain.test(entry[0]) ||
+          allToolchainVariables.has(entry[0])),
     )
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }

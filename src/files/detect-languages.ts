@@ -6,11 +6,17 @@ import { type IgnoreRules, walkFiles } from "./ignore.js";
 /** Enough files to tell the languages of a large tree without walking all of it. */
 const sampleLimit = 50_000;
 
+/**
+ * `onFirst` hears each language as soon as the walk meets its first file, before the count ends: a
+ * server can start while the rest of the tree is walked (on rxjs 7.8.2 the walk ended 290–430 ms
+ * after scalpel's start, and the TypeScript server waited for it).
+ */
 export async function detectLanguages(
   root: string,
   rules: IgnoreRules,
   adapters: readonly LanguageAdapter[],
   signal?: AbortSignal,
+  onFirst?: (language: string) => void,
 ): Promise<Array<{ language: string; files: number }>> {
   const counts = new Map<string, number>();
   const byExt = new Map<string, string>();
@@ -19,7 +25,10 @@ export async function detectLanguages(
   for await (const entry of walkFiles(root, ".", rules, opts)) {
     if (entry.isDir) continue;
     const id = byExt.get(extname(entry.rel).toLowerCase());
-    if (id !== undefined) counts.set(id, (counts.get(id) ?? 0) + 1);
+    if (id === undefined) continue;
+    const seen = counts.get(id) ?? 0;
+    counts.set(id, seen + 1);
+    if (seen === 0) onFirst?.(id);
   }
   return (
     [...counts.entries()]

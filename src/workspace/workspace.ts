@@ -184,10 +184,21 @@ export class Workspace {
     startServers: boolean,
     signal: AbortSignal,
   ): Promise<string[]> {
+    const started = new Set<string>();
+    const start = (language: string) => {
+      if (!startServers || signal.aborted || this.current !== project || started.has(language)) return;
+      started.add(language);
+      try {
+        project.pool.start(language);
+      } catch (error) {
+        this.log.warn(`cannot start ${language} server`, error instanceof Error ? error.message : error);
+      }
+    };
     let languages = project.config.languages ? [...project.config.languages] : [];
     if (!project.config.languages) {
       try {
-        const found = await detectLanguages(project.root, project.ignore, adapters, signal);
+        // A language's server starts at its first file, not when the whole tree is counted.
+        const found = await detectLanguages(project.root, project.ignore, adapters, signal, start);
         languages = found.map((f) => f.language);
       } catch (error) {
         this.log.warn("cannot count the project's files", error instanceof Error ? error.message : error);
@@ -195,13 +206,8 @@ export class Workspace {
     }
     if (signal.aborted || this.current !== project) return languages;
     this.detected = languages;
-    for (const language of startServers ? languages : []) {
-      try {
-        project.pool.start(language);
-      } catch (error) {
-        this.log.warn(`cannot start ${language} server`, error instanceof Error ? error.message : error);
-      }
-    }
+    // project.yml's languages, or a walk that failed part way: what did not start yet starts now.
+    for (const language of languages) start(language);
     return languages;
   }
 

@@ -10,7 +10,6 @@
 import { strict as assert } from "node:assert";
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { chmodSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
@@ -19,6 +18,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { descendants, processState } from "../../src/process/tree.js";
 import { copyFixture, type TempProject } from "../helpers/fixtures.js";
 import { CALL_TIMEOUT_MS, call, cliPath, type ScalpelHandle, startScalpel } from "../helpers/mcp.js";
+import { rawRequest } from "../helpers/raw-http.js";
 import { sdkClient } from "../helpers/sdk-client.js";
 
 const homes: string[] = [];
@@ -78,13 +78,17 @@ after(async () => {
 });
 
 /** `scalpel mcp --http 0` through the default path; resolves its port. */
-async function serveHttp(fx: TempProject, env: Record<string, string>): Promise<number> {
+async function serveHttp(fx: TempProject, env: Record<string, string>, args: string[] = []): Promise<number> {
   const clean: NodeJS.ProcessEnv = { ...process.env, ...env, SCALPEL_HTTP_TOKEN: "token-of-the-daemon-test" };
   delete clean.SCALPEL_DAEMON;
-  const child = spawn(process.execPath, [cliPath, "mcp", "--http", "0", "--project", fx.dir, "--trust"], {
-    env: clean,
-    stdio: ["ignore", "ignore", "pipe"],
-  });
+  const child = spawn(
+    process.execPath,
+    [cliPath, "mcp", "--http", "0", "--project", fx.dir, "--trust", ...args],
+    {
+      env: clean,
+      stdio: ["ignore", "ignore", "pipe"],
+    },
+  );
   children.push(child);
   let stderr = "";
   return new Promise((resolve, reject) => {
@@ -98,30 +102,14 @@ async function serveHttp(fx: TempProject, env: Record<string, string>): Promise<
   });
 }
 
+const auth = { Authorization: "Bearer token-of-the-daemon-test" };
+
 function deleteSession(port: number, sessionId: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: "127.0.0.1",
-        port,
-        path: "/mcp",
-        method: "DELETE",
-        agent: false,
-        headers: {
-          Host: `127.0.0.1:${port}`,
-          Authorization: "Bearer token-of-the-daemon-test",
-          "Mcp-Session-Id": sessionId,
-          "Mcp-Protocol-Version": "2025-06-18",
-        },
-      },
-      (res) => {
-        res.resume();
-        res.on("end", () => resolve(res.statusCode ?? 0));
-      },
-    );
-    req.on("error", reject);
-    req.end();
-  });
+  return rawRequest(port, "DELETE", {
+    ...auth,
+    "Mcp-Session-Id": sessionId,
+    "Mcp-Protocol-Version": "2025-06-18",
+  }).then((a) => a.status);
 }
 
 describe("daemon as the default (e2e)", () => {
@@ -215,5 +203,11 @@ describe("daemon as the default (e2e)", () => {
     });
     assert.equal(asked.status, 1, asked.stderr);
     assert.match(asked.stderr, /Error \(daemon_unavailable\): --daemon .* no daemon could be reached/);
+    // Over HTTP the same refusal reaches the client as 503 with the reason and what to do, not a 500.
+    const port = await serveHttp(fx, env, ["--daemon"]);
+    const refused = await rawRequest(port, "POST", auth);
+    assert.equal(refused.status, 503, refused.body);
+    assert.match(refused.body, /no daemon could be reached.*--no-daemon.*daemon_unavailable/);
+    assert.ok(!refused.body.includes(env.SCALPEL_HOME!), "no host path in the refusal");
   });
 });

@@ -12,7 +12,6 @@ import { strict as assert } from "node:assert";
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -28,6 +27,7 @@ import {
   isAlive,
   waitForExit,
 } from "../helpers/mcp.js";
+import { rawRequest } from "../helpers/raw-http.js";
 import { sdkClient } from "../helpers/sdk-client.js";
 
 const token = "test-token-4f1c2a";
@@ -65,63 +65,6 @@ async function serve(args: string[], env: Record<string, string>): Promise<Serve
 /** A raw POST of an initialize request with the given headers; resolves the status code. */
 async function rawInitialize(port: number, headers: Record<string, string>): Promise<number> {
   return (await rawRequest(port, "POST", headers)).status;
-}
-
-interface RawAnswer {
-  status: number;
-  sessionId: string | undefined;
-  body: string;
-}
-
-/** A raw request to /mcp: an initialize for POST, nothing for DELETE. */
-function rawRequest(
-  port: number,
-  method: "POST" | "DELETE",
-  headers: Record<string, string>,
-): Promise<RawAnswer> {
-  const body = JSON.stringify({
-    jsonrpc: "2.0",
-    id: 1,
-    method: "initialize",
-    params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "0" } },
-  });
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: "127.0.0.1",
-        port,
-        path: "/mcp",
-        method,
-        // A fresh connection each time: a kept-alive socket the server closes (after its 5 s idle)
-        // just as a later request reuses it fails that request with ECONNRESET, a race of the
-        // test's HTTP client, not of scalpel (the likely cause of one CI failure of the 30-session case).
-        agent: false,
-        headers: {
-          "Content-Type": "application/json",
-          Accept: "application/json, text/event-stream",
-          Host: `127.0.0.1:${port}`,
-          ...headers,
-        },
-      },
-      (res) => {
-        let text = "";
-        res.setEncoding("utf8");
-        res.on("data", (d: string) => {
-          text += d;
-        });
-        res.on("end", () => {
-          const id = res.headers["mcp-session-id"];
-          resolve({
-            status: res.statusCode ?? 0,
-            sessionId: typeof id === "string" ? id : undefined,
-            body: text,
-          });
-        });
-      },
-    );
-    req.on("error", reject);
-    req.end(method === "POST" ? body : undefined);
-  });
 }
 
 async function connect(port: number): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {

@@ -46,6 +46,45 @@ test("detectLanguages counts files per language, most first, skipping ignored di
   }
 });
 
+test("detectLanguages names each language at its first file, while the walk goes on", async () => {
+  const root = await mkdtemp(join(tmpdir(), "scalpel-detect-first-"));
+  try {
+    for (let i = 0; i < 30; i++) await writeFile(join(root, `f${String(i).padStart(2, "0")}.ts`), "");
+    await mkdir(join(root, "z"));
+    await writeFile(join(root, "z", "late.rs"), "");
+    const heard: string[] = [];
+    const found = await detectLanguages(
+      root,
+      new IgnoreRules(root, []),
+      adaptersFor({}, { trusted: true }),
+      undefined,
+      (l) => heard.push(l),
+    );
+    assert.deepEqual(heard.sort(), ["rust", "typescript"], "each language once");
+    assert.deepEqual(found, [
+      { language: "typescript", files: 30 },
+      { language: "rust", files: 1 },
+    ]);
+    // Stopped at its first TypeScript file (a server started then need not wait for the count):
+    // the walk had not reached the Rust file yet.
+    const stop = new AbortController();
+    const early: string[] = [];
+    await detectLanguages(
+      root,
+      new IgnoreRules(root, []),
+      adaptersFor({}, { trusted: true }),
+      stop.signal,
+      (l) => {
+        early.push(l);
+        stop.abort();
+      },
+    ).catch(() => undefined);
+    assert.deepEqual(early, ["typescript"]);
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+});
+
 test("the pool routes each path to its language's adapter and reports missing servers", () => {
   const declared = parseProjectConfig(
     "language_servers:\n  python:\n    command: /nonexistent/ls\n    extensions: [.py]\n",
