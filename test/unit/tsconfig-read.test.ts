@@ -156,7 +156,7 @@ test("a malformed tsconfig lists nothing and names no output; errors about optio
 });
 
 // The inherited output folder is read by the child process (tsconfig-apart.ts, needs the build).
-test("TypeScript never loads in scalpel's process: not at start, not for a plain tsconfig, not for an extends", () => {
+test("TypeScript never loads in scalpel's process: not at start, not for a plain tsconfig, an extends or a file list", () => {
   const script = `
     import { createRequire } from "node:module";
     const require = createRequire(process.cwd() + "/");
@@ -177,8 +177,11 @@ test("TypeScript never loads in scalpel's process: not at start, not for a plain
     writeFileSync(dir + "/tsconfig.json", '{ "extends": "./base.json" }');
     rules.refresh();
     const inherited = rules.isIgnored("gen", true);
+    writeFileSync(dir + "/a.ts", "");
+    const { tsconfigFilesApart } = await import("./language-servers/tsconfig-apart.ts");
+    const listed = (await tsconfigFilesApart(dir + "/tsconfig.json", dir)).length;
     require("node:fs").rmSync(dir, { recursive: true });
-    console.log(JSON.stringify({ before, plain, hidden, after: loaded(), inherited }));
+    console.log(JSON.stringify({ before, plain, hidden, after: loaded(), inherited, listed }));
   `;
   const run = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
     cwd: repoRoot,
@@ -191,6 +194,7 @@ test("TypeScript never loads in scalpel's process: not at start, not for a plain
     hidden: true,
     after: false,
     inherited: true,
+    listed: 1,
   });
 });
 
