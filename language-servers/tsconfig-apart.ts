@@ -115,7 +115,7 @@ export async function tsconfigFilesApart(config: string, root: string): Promise<
  * (the ignore rules ask synchronously): [] when it cannot be told.
  */
 export function tsconfigOutDirsApart(text: string, config: string, root: string): string[] {
-  const known = outDirsWithoutCompiler(text);
+  const known = outDirsWithoutCompiler(text, config, root);
   if (known) return known;
   if (!existsSync(reader)) return compilerOutDirs(config, root);
   const dirs = answer(runBoundedSync(launch("out-dirs", config, root), root, timeoutMs));

@@ -67,14 +67,7 @@ function confinedHost(ts: TsApi, root: string, list: boolean): ConfinedHost {
   const host: ConfinedHost = {
     cut: false,
     useCaseSensitiveFileNames: ts.sys.useCaseSensitiveFileNames,
-    fileExists(path) {
-      const real = realInside(realRoot, path);
-      try {
-        return real !== undefined && statSync(real).isFile();
-      } catch {
-        return false;
-      }
-    },
+    fileExists: (path) => isFileInside(realRoot, path) !== undefined,
     readFile(path) {
       const real = realInside(realRoot, path);
       if (real === undefined) return undefined;
@@ -173,16 +166,101 @@ export function tsconfigFiles(config: string, root: string): string[] {
  * neither key nor an `extends` cannot name an output, and costs no compiler load.
  */
 export function tsconfigOutDirs(text: string, config: string, root: string): string[] {
-  return outDirsWithoutCompiler(text) ?? compilerOutDirs(config, root);
+  return outDirsWithoutCompiler(text, config, root) ?? compilerOutDirs(config, root);
 }
 
 /**
- * The output folders when the config's text alone tells them ([] for a config naming neither key
- * nor an `extends`, `plainOutDirs` for a plain one); undefined: only the compiler can tell.
+ * The output folders when the config's text, and the configs it extends by relative path, tell
+ * them without the compiler ([] for a config naming neither key nor an `extends`); undefined: only
+ * the compiler can tell. Loading the compiler in-process (0.5–1.5 s on a loaded 2-core machine,
+ * blocking) for date-fns' `"outDir": "../.ts"` was most of the time between a cold start and the
+ * first references call; read apart (tsconfig-apart.ts) it costs a process start (0.2–0.4 s, also
+ * blocking the walk that asks), which each package's `"extends": "../../tsconfig.base.json"` of a
+ * monorepo would pay.
  */
-export function outDirsWithoutCompiler(text: string): string[] | undefined {
+export function outDirsWithoutCompiler(text: string, config: string, root: string): string[] | undefined {
   if (!/outDir|declarationDir|extends/.test(text)) return [];
-  return plainOutDirs(text);
+  let realRoot: string;
+  try {
+    realRoot = realpathSync(root);
+  } catch {
+    return undefined;
+  }
+  const found = chainOutputs(text, config, realRoot, new Set());
+  if (!found) return undefined;
+  return outputKeys
+    .map((key) => found[key])
+    .filter((d): d is string => d !== undefined)
+    .map((d) => relative(dirname(config), d).split(sep).join("/") || ".");
+}
+
+const outputKeys = ["outDir", "declarationDir"] as const;
+type Outputs = Partial<Record<(typeof outputKeys)[number], string>>;
+
+/** How many configs deep an `extends` chain is followed without the compiler. */
+const maxChain = 16;
+
+/**
+ * The outputs a config declares or inherits (absolute, each resolved against the folder of the
+ * config that declares it; later `extends` entries, then the config's own, win), following only
+ * `./` and `../` extends whose files lie inside the root; undefined for anything else (a package,
+ * `${configDir}`, an absolute path, a cycle, text that is not JSON with comments).
+ */
+function chainOutputs(
+  text: string,
+  config: string,
+  realRoot: string,
+  seen: Set<string>,
+): Outputs | undefined {
+  const json = jsoncObject(text);
+  const options = json?.compilerOptions ?? {};
+  if (!json || typeof options !== "object" || options === null || Array.isArray(options)) return undefined;
+  const ext = json.extends;
+  const bases = ext === undefined ? [] : typeof ext === "string" ? [ext] : ext;
+  if (!Array.isArray(bases) || seen.size >= maxChain) return undefined;
+  let out: Outputs = {};
+  for (const base of bases) {
+    if (typeof base !== "string" || !(base.startsWith("./") || base.startsWith("../"))) return undefined;
+    // As tsc: the path as written, else with `.json` added.
+    let path = resolve(dirname(config), base);
+    if (!isFileInside(realRoot, path) && !path.endsWith(".json")) path = `${path}.json`;
+    const real = isFileInside(realRoot, path);
+    if (!real || seen.has(real)) return undefined;
+    let baseText: string;
+    try {
+      baseText = readFileSync(real, "utf8");
+    } catch {
+      return undefined;
+    }
+    const inherited = chainOutputs(baseText, path, realRoot, new Set([...seen, real]));
+    if (!inherited) return undefined;
+    out = { ...out, ...inherited };
+  }
+  for (const key of outputKeys) {
+    const d: unknown = (options as Record<string, unknown>)[key];
+    if (d === undefined) continue;
+    if (typeof d !== "string" || d.includes("${") || isAbsolute(d) || d.includes("\\")) return undefined;
+    out[key] = resolve(dirname(config), d);
+  }
+  return out;
+}
+
+/** The text as a JSON object (comments and trailing commas allowed), or undefined. */
+function jsoncObject(text: string): Record<string, unknown> | undefined {
+  const errors: ParseError[] = [];
+  const json: unknown = parseJsonc(text, errors, { allowTrailingComma: true });
+  if (errors.length > 0 || typeof json !== "object" || json === null || Array.isArray(json)) return undefined;
+  return json as Record<string, unknown>;
+}
+
+/** The file's real path when it is a file inside the root, else undefined. */
+function isFileInside(realRoot: string, path: string): string | undefined {
+  const real = realInside(realRoot, path);
+  try {
+    return real !== undefined && statSync(real).isFile() ? real : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The output folders as the compiler reads the config at `config` (inside `root` only). */
@@ -191,28 +269,4 @@ export function compilerOutDirs(config: string, root: string): string[] {
   return [outDir, declarationDir]
     .filter((d): d is string => typeof d === "string")
     .map((d) => relative(dirname(config), d).split("\\").join("/") || ".");
-}
-
-/**
- * The output folders of a config that extends nothing and names them as plain relative paths,
- * read without the compiler: loading it (0.5–1.5 s on a loaded 2-core machine, blocking) for
- * date-fns' `"outDir": "../.ts"` was most of the time between a cold start and the first
- * references call. Anything else — an `extends`, `${configDir}`, an absolute path, text that is
- * not JSON with comments (jsonc-parser: comments and trailing commas allowed) — is left to the compiler (undefined).
- */
-export function plainOutDirs(text: string): string[] | undefined {
-  const errors: ParseError[] = [];
-  const json: unknown = parseJsonc(text, errors, { allowTrailingComma: true });
-  if (errors.length > 0) return undefined;
-  if (typeof json !== "object" || json === null || Array.isArray(json) || "extends" in json) return undefined;
-  const options = (json as { compilerOptions?: unknown }).compilerOptions ?? {};
-  if (typeof options !== "object" || options === null) return undefined;
-  const out: string[] = [];
-  for (const key of ["outDir", "declarationDir"] as const) {
-    const d: unknown = (options as Record<string, unknown>)[key];
-    if (d === undefined) continue;
-    if (typeof d !== "string" || d.includes("${") || isAbsolute(d) || d.includes("\\")) return undefined;
-    out.push(relative(".", d).split(sep).join("/") || ".");
-  }
-  return out;
 }

@@ -5,12 +5,14 @@
  */
 import { strict as assert } from "node:assert";
 import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
 import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { after, before, test } from "node:test";
 import {
-  plainOutDirs,
+  compilerOutDirs,
+  outDirsWithoutCompiler,
   tsconfigFiles,
   tsconfigOutDirs,
   typescriptApi,
@@ -213,7 +215,7 @@ test("a plain config's output folders read without the compiler are the compiler
     readFile: () => undefined,
   };
   for (const text of texts) {
-    const plain = plainOutDirs(text);
+    const plain = outDirsWithoutCompiler(text, config(), root);
     assert.ok(plain, text);
     const { config: json } = ts.parseConfigFileTextToJson(config(), text);
     const { outDir, declarationDir } = ts.parseJsonConfigFileContent(json, host, root).options;
@@ -227,5 +229,51 @@ test("a plain config's output folders read without the compiler are the compiler
     `{ "compilerOptions": { "outDir": "$${"{"}configDir}/o" } }`,
     "{ outDir: 1 }",
   ])
-    assert.equal(plainOutDirs(text), undefined, text);
+    assert.equal(outDirsWithoutCompiler(text, config(), root), undefined, text);
+});
+
+test("output folders through relative extends, read without the compiler, are the compiler's", async () => {
+  await put("project/configs/base.json", '{ "compilerOptions": { "outDir": "../dist" } }');
+  await put(
+    "project/configs/decl.json",
+    '{ "compilerOptions": { "outDir": "../out2", "declarationDir": "../types" } }',
+  );
+  await put("project/configs/mid.json", '{ "extends": "./base", "compilerOptions": { "strict": true } }');
+  const same = [
+    '{ "extends": "./configs/base.json" }',
+    '{ "extends": "./configs/base" }',
+    '{ "extends": ["./configs/base.json", "./configs/decl.json"] }',
+    '{ "extends": ["./configs/decl.json", "./configs/base.json"] }',
+    '{ "extends": "./configs/base.json", "compilerOptions": { "outDir": "./build/" } }',
+    '{ "extends": "./configs/mid.json", // a comment\n }',
+  ];
+  for (const text of same) {
+    await writeFile(config(), text);
+    const found = outDirsWithoutCompiler(text, config(), root);
+    assert.ok(found, text);
+    assert.deepEqual(found, compilerOutDirs(config(), root), text);
+  }
+  await put("project/configs/loop.json", '{ "extends": "../tsconfig.json" }');
+  for (const text of [
+    '{ "extends": "./configs/loop.json" }',
+    '{ "extends": "../outside/base.json" }',
+    '{ "extends": "@acme/tsconfig/lib.json" }',
+    '{ "extends": "./configs/missing.json" }',
+  ]) {
+    await writeFile(config(), text);
+    assert.equal(outDirsWithoutCompiler(text, config(), root), undefined, `left to the compiler: ${text}`);
+  }
+  // Real chains: rxjs 7.8.2's build configs (src/tsconfig.*.json), when the bench's copy is there.
+  const rxjs = "/tmp/scalpel-bench-tokens-cache/rxjs_7.8.2/package";
+  if (existsSync(rxjs))
+    for (const name of [
+      "tsconfig.cjs.json",
+      "tsconfig.esm.json",
+      "tsconfig.esm5.json",
+      "tsconfig.types.json",
+    ]) {
+      const at = join(rxjs, "src", name);
+      const text = readFileSync(at, "utf8");
+      assert.deepEqual(outDirsWithoutCompiler(text, at, rxjs), compilerOutDirs(at, rxjs), name);
+    }
 });
