@@ -16,7 +16,6 @@
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { setTimeout } from "node:timers/promises";
 import { typescriptAdapter } from "../language-servers/typescript.js";
 import { typescriptNativeAdapter } from "../language-servers/typescript-native.js";
 import { log } from "../src/core/log.js";
@@ -26,7 +25,7 @@ import { generateLargeFixture } from "../test/helpers/fixtures.js";
 import { callOk, type ScalpelHandle, startScalpel } from "../test/helpers/mcp.js";
 import { runDaemonBench } from "./daemon/run.js";
 import { runReal } from "./real/run.js";
-import { median, pairedRounds, timed } from "./speed/measure.js";
+import { indexEnded, median, pairedRounds, timed, untilLogged } from "./speed/measure.js";
 import { runSpeed } from "./speed/run.js";
 
 const files = Number(process.env.BENCH_FILES ?? 300);
@@ -60,14 +59,7 @@ interface Measured {
  * It asks the same server for every file's symbols (opening each), pausing while a tool call runs
  * and for a second after: asking scalpel whether it is done would keep it paused.
  */
-async function indexingDone(h: ScalpelHandle): Promise<boolean> {
-  const until = Date.now() + 120_000;
-  while (Date.now() < until) {
-    if (/symbol index (ready|build stopped)/.test(h.stderr)) return true;
-    await setTimeout(500);
-  }
-  return false;
-}
+const indexingDone = (h: ScalpelHandle) => untilLogged(h, indexEnded, 120_000, 500);
 
 async function main(): Promise<void> {
   const all: unknown[] = [];

@@ -18,7 +18,7 @@ import { residentBytes } from "../../src/process/resident.js";
 import { symbolIndexFolder } from "../../src/symbols/index-store.js";
 import { generateLargeFixture } from "../../test/helpers/fixtures.js";
 import { callOk, type ScalpelHandle, startScalpel } from "../../test/helpers/mcp.js";
-import { peakRssMb, table } from "../speed/measure.js";
+import { indexEnded, peakRssMb, table, untilLogged } from "../speed/measure.js";
 
 const base = process.env.MEM_DIR ?? (await mkdtemp(join(tmpdir(), "scalpel-memory-")));
 process.env.SCALPEL_HOME ??= join(base, "home");
@@ -29,15 +29,6 @@ const say = (s: string) => console.error(`[${new Date().toISOString().slice(11, 
 function rssMb(pid: number): number | undefined {
   const bytes = residentBytes(pid);
   return bytes === undefined ? undefined : bytes / 1024 / 1024;
-}
-
-async function until(h: ScalpelHandle, re: RegExp, ms: number): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (re.test(h.stderr)) return true;
-    await setTimeout(200);
-  }
-  return false;
 }
 
 async function startOn(dir: string): Promise<ScalpelHandle> {
@@ -70,7 +61,8 @@ async function runOne(n: number): Promise<Row> {
     const t0 = performance.now();
     const h = await startOn(dir);
     try {
-      if (await until(h, /symbol index ready/, waitMs)) row.coldBuildS = (performance.now() - t0) / 1000;
+      if (await untilLogged(h, /symbol index ready/, waitMs))
+        row.coldBuildS = (performance.now() - t0) / 1000;
       row.coldPeak = peakRssMb(h.pid);
       say(
         `${n}: cold build ${row.coldBuildS?.toFixed(0) ?? "not done"} s, peak ${row.coldPeak?.toFixed(0)} MB`,
@@ -81,7 +73,7 @@ async function runOne(n: number): Promise<Row> {
   }
   const h = await startOn(dir);
   try {
-    await until(h, /symbol index (ready|build stopped)/, waitMs);
+    await untilLogged(h, indexEnded, waitMs);
     const mid = String(Math.floor(n / 2)).padStart(3, "0");
     const steps: string[] = [`ready ${mb(rssMb(h.pid))}`];
     const timed = async (out: number[], name: string, args: Record<string, unknown>) => {

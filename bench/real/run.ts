@@ -14,15 +14,14 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { setTimeout } from "node:timers/promises";
 import { typescriptAdapter } from "../../language-servers/typescript.js";
 import { typescriptNativeAdapter } from "../../language-servers/typescript-native.js";
 import { log } from "../../src/core/log.js";
 import type { LanguageAdapter } from "../../src/languages/adapter.js";
 import { LspSession } from "../../src/lsp/session.js";
-import { callOk, type ScalpelHandle, startScalpel } from "../../test/helpers/mcp.js";
+import { callOk, startScalpel } from "../../test/helpers/mcp.js";
 import { timeToInitialize } from "../../test/helpers/start-time.js";
-import { median, pairedRounds, timed } from "../speed/measure.js";
+import { indexEnded, median, pairedRounds, timed, untilLogged } from "../speed/measure.js";
 import { type RealBase, type RealSymbol, realBases } from "./code-bases.js";
 import { type ColdRound, coldLine, coldRounds, daemonLine, daemonRounds } from "./cold.js";
 
@@ -98,15 +97,6 @@ interface Series {
   extraMs: boolean;
 }
 
-async function indexSettled(h: ScalpelHandle): Promise<boolean> {
-  const until = Date.now() + 240_000;
-  while (Date.now() < until) {
-    if (/symbol index (ready|build stopped)/.test(h.stderr)) return true;
-    await setTimeout(500);
-  }
-  return false;
-}
-
 async function measure(base: RealBase, dir: string, backend: string): Promise<unknown> {
   const adapter = adapters[backend]!;
   const spec = adapter.spec(dir);
@@ -138,7 +128,7 @@ async function measure(base: RealBase, dir: string, backend: string): Promise<un
     project: dir,
     env: { SCALPEL_TS_BACKEND: backend, SCALPEL_LSP_TRACE: trace, SCALPEL_LOG: "info" },
   });
-  const settled = await indexSettled(h);
+  const settled = await untilLogged(h, indexEnded, 240_000, 500);
 
   // A use in another file, for find_declaration ↔ definition.
   const site = (firstRaw ?? []).find((l) => !l.uri.endsWith(first.relative_path));

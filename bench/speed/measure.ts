@@ -1,7 +1,29 @@
 // Small measuring helpers for the speed bench: timings, their median and spread, and peak memory
 // read from /proc (Linux only; elsewhere the memory columns stay empty).
+import { setTimeout } from "node:timers/promises";
 import { residentBytes } from "../../src/process/resident.js";
 import { descendants } from "../../test/helpers/mcp.js";
+
+/** The log line that ends the background symbol index build (ready, or stopped). */
+export const indexEnded = /symbol index (ready|build stopped)/;
+
+/**
+ * Waits up to `ms` for scalpel's stderr to say what `re` matches, looking every `stepMs`: the
+ * benches learn the index build's end from its log line, since asking scalpel would pause the build.
+ */
+export async function untilLogged(
+  h: { readonly stderr: string },
+  re: RegExp,
+  ms: number,
+  stepMs = 200,
+): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (re.test(h.stderr)) return true;
+    await setTimeout(stepMs);
+  }
+  return false;
+}
 
 export async function timed(fn: () => Promise<unknown>): Promise<number> {
   const t = performance.now();

@@ -17,7 +17,6 @@ import { realpathSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { setTimeout } from "node:timers/promises";
 import type { Location, SymbolInformation, WorkspaceEdit } from "vscode-languageserver-protocol";
 import { typescriptAdapter } from "../../language-servers/typescript.js";
 import { typescriptNativeAdapter } from "../../language-servers/typescript-native.js";
@@ -26,7 +25,17 @@ import { LspSession } from "../../src/lsp/session.js";
 import { symbolIndexFolder } from "../../src/symbols/index-store.js";
 import { generateLargeFixture, type LargeFixture } from "../../test/helpers/fixtures.js";
 import { callOk, type ScalpelHandle, startScalpel } from "../../test/helpers/mcp.js";
-import { median, pairedRounds, peakRssMb, spread, table, timed, treePeakRssMb } from "./measure.js";
+import {
+  indexEnded,
+  median,
+  pairedRounds,
+  peakRssMb,
+  spread,
+  table,
+  timed,
+  treePeakRssMb,
+  untilLogged,
+} from "./measure.js";
 import { measureVerify, type VerifyPair, verifyReport } from "./verify-pairs.js";
 
 // scalpel's own state (the symbol index this bench removes per cold round) lives under SCALPEL_HOME:
@@ -92,15 +101,6 @@ export interface SpeedResult {
     rawServer?: number | undefined;
   };
   notes: string[];
-}
-
-async function untilLogged(h: ScalpelHandle, re: RegExp, ms: number): Promise<boolean> {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if (re.test(h.stderr)) return true;
-    await setTimeout(100);
-  }
-  return false;
 }
 
 /** Every scalpel still running, closed when a project's run ends however it ends. */
@@ -180,7 +180,7 @@ async function runOne(backend: Backend, n: number, say: (s: string) => void): Pr
       if (fs) result.coldFindSymbol.push(performance.now() - cold.t0);
       if ((fs as { complete?: boolean } | undefined)?.complete === false)
         notes.push("a cold find_symbol said complete: false");
-      const ready = await untilLogged(cold.h, /symbol index ready/, indexWaitMs(n));
+      const ready = await untilLogged(cold.h, /symbol index ready/, indexWaitMs(n), 100);
       result.indexBuild.push(ready ? performance.now() - cold.t0 : undefined);
       if (!ready) notes.push(`the index build did not finish within ${indexWaitMs(n) / 1000} s`);
       const coldPeak = peakRssMb(cold.h.pid);
@@ -209,7 +209,7 @@ async function runOne(backend: Backend, n: number, say: (s: string) => void): Pr
     }
     const h = warmH!;
     // The restart re-checks every file against the index in the background; warm figures wait for it.
-    if (!(await untilLogged(h, /symbol index (ready|build stopped)/, indexWaitMs(n))))
+    if (!(await untilLogged(h, indexEnded, indexWaitMs(n), 100)))
       notes.push("warm rounds ran while the restart's index check was still going");
 
     const userPath = join(dir, site.relative_path);
