@@ -14,7 +14,7 @@ import { log } from "../../src/core/log.js";
 import type { LanguageAdapter } from "../../src/languages/adapter.js";
 import { LspSession } from "../../src/lsp/session.js";
 import { callOk, cliPath, startScalpel } from "../../test/helpers/mcp.js";
-import { median } from "../speed/measure.js";
+import { median, ms } from "../speed/measure.js";
 
 export interface ColdRound {
   raw: number;
@@ -48,9 +48,9 @@ async function rawCold(t: ColdTarget): Promise<{ ms: number; locations: Location
     position: t.position,
     context: { includeDeclaration: t.adapter.referencesWithDeclaration === true },
   });
-  const ms = performance.now() - t0;
+  const took = performance.now() - t0;
   await session.shutdown();
-  return { ms, locations: locations ?? [] };
+  return { ms: took, locations: locations ?? [] };
 }
 
 async function scalpelCold(t: ColdTarget, round: number): Promise<Omit<ColdRound, "raw">> {
@@ -64,14 +64,14 @@ async function scalpelCold(t: ColdTarget, round: number): Promise<Omit<ColdRound
   });
   try {
     const answer = await callOk<{ complete: boolean }>(h, "find_referencing_symbols", { ...t.symbol });
-    const ms = performance.now() - t0;
+    const took = performance.now() - t0;
     const init = readFileSync(trace, "utf8")
       .split("\n")
       .filter(Boolean)
       .map((l) => JSON.parse(l) as { at: number; method: string; ms?: number })
       .find((l) => l.method === "initialize");
     return {
-      scalpel: ms,
+      scalpel: took,
       complete: answer.complete,
       ...(init?.ms !== undefined ? { serverAskedAt: init.at - init.ms, initializeMs: init.ms } : {}),
     };
@@ -106,8 +106,6 @@ export async function coldRounds(
   }
   return { rounds: out, firstRaw };
 }
-
-const ms = (x: number) => (x >= 1000 ? `${(x / 1000).toFixed(2)} s` : `${x.toFixed(0)} ms`);
 
 /** One line for the report: medians, the ratio, and where scalpel's extra time sits. */
 export function coldLine(rounds: readonly ColdRound[], bound: number): string {

@@ -21,7 +21,7 @@ import type { LanguageAdapter } from "../../src/languages/adapter.js";
 import { LspSession } from "../../src/lsp/session.js";
 import { callOk, startScalpel } from "../../test/helpers/mcp.js";
 import { timeToInitialize } from "../../test/helpers/start-time.js";
-import { indexEnded, median, pairedRounds, timed, untilLogged } from "../speed/measure.js";
+import { indexEnded, median, ms, pairedRounds, timed, untilLogged } from "../speed/measure.js";
 import { type RealBase, type RealSymbol, realBases } from "./code-bases.js";
 import { type ColdRound, coldLine, coldRounds, daemonLine, daemonRounds } from "./cold.js";
 
@@ -242,8 +242,6 @@ async function measure(base: RealBase, dir: string, backend: string): Promise<un
   report(base, backend, { cold: cold.rounds, daemon, settled, initialize, series });
   return { base: base.label, backend, rounds, cold: cold.rounds, daemon, initialize, series };
 }
-
-const ms = (x: number) => (x >= 1000 ? `${(x / 1000).toFixed(2)} s` : `${x.toFixed(x < 10 ? 1 : 0)} ms`);
 
 function report(
   base: RealBase,

@@ -25,6 +25,10 @@ export async function untilLogged(
   return false;
 }
 
+/** A duration for the reports: seconds from 1 s, one decimal under 10 ms. */
+export const ms = (x: number) =>
+  x >= 1000 ? `${(x / 1000).toFixed(2)} s` : `${x.toFixed(x < 10 ? 1 : 0)} ms`;
+
 export async function timed(fn: () => Promise<unknown>): Promise<number> {
   const t = performance.now();
   await fn();
