@@ -79,9 +79,13 @@ export function workspaceEditToPlan(
     }
     return plan;
   }
-  for (const [uri, edits] of Object.entries(edit.changes ?? {})) {
-    plan.push({ kind: "edit", path: checked(uri), edits: edits.map(plainEdit) });
-  }
+  // `changes` is a map: its order says nothing, and TypeScript 7's native server (Go, whose maps
+  // iterate in random order) sent rxjs's 29-file rename in another order each time, so the files a
+  // shortened dry run showed changed from call to call. By path, the same edit reads the same.
+  const byPath = Object.entries(edit.changes ?? {})
+    .map(([uri, edits]) => ({ path: checked(uri), edits }))
+    .sort((a, b) => (a.path.rel < b.path.rel ? -1 : a.path.rel > b.path.rel ? 1 : 0));
+  for (const { path, edits } of byPath) plan.push({ kind: "edit", path, edits: edits.map(plainEdit) });
   return plan;
 }
 

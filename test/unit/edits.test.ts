@@ -270,6 +270,27 @@ describe("workspaceEditToPlan", () => {
     assert.equal(await read("a.ts"), "let z = 1;\nlet b = z;\n");
   });
 
+  test("changes, a map, become a plan in path order whatever order the server sent", async () => {
+    for (const f of ["b.ts", "a.ts", "sub/c.ts"]) await put(f, "let q = 1;\n");
+    const edit = {
+      range: { start: { line: 0, character: 4 }, end: { line: 0, character: 5 } },
+      newText: "z",
+    };
+    for (const order of [
+      ["sub/c.ts", "b.ts", "a.ts"],
+      ["a.ts", "sub/c.ts", "b.ts"],
+    ]) {
+      const plan = workspaceEditToPlan(
+        { changes: Object.fromEntries(order.map((f) => [uri(f), [edit]])) },
+        sandbox,
+      );
+      assert.deepEqual(
+        plan.map((op) => (op.kind === "edit" ? op.path.rel : op.kind)),
+        ["a.ts", "b.ts", "sub/c.ts"],
+      );
+    }
+  });
+
   test("documentChanges with resource operations, applied in order", async () => {
     await put("old.ts", "export const x = 1;\n");
     const plan = workspaceEditToPlan(
